@@ -1,0 +1,3 @@
+"""paqad-ai: a local, optional retrieval layer for AI coding agents."""
+
+__version__ = "0.1.0"

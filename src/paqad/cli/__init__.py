@@ -1,0 +1,1 @@
+"""Command-line interface: parses options and prints; the work is in the library."""

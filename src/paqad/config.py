@@ -1,0 +1,280 @@
+"""Every configuration key, its default, precedence and validation (DESIGN §4).
+
+Precedence, highest first: environment ``PAQAD_<KEY>`` > ``.paqad/.config`` (local) >
+``.paqad/configs/.config.*`` (team files, tracked; read in name order, later wins) > defaults.
+Files are plain ``key=value`` lines with ``#`` comments. Unknown keys give a warning and are kept.
+A bad value raises :class:`~paqad.errors.ConfigError` naming key, value, file and allowed range.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from paqad.errors import ConfigError
+from paqad.project import ProjectPaths
+
+# --- Provider and model defaults -------------------------------------------------------------
+PROVIDERS = ("local", "openai", "voyageai")
+DEFAULT_MODELS = {
+    "local": "Xenova/all-MiniLM-L6-v2",
+    "openai": "text-embedding-3-small",
+    "voyageai": "voyage-code-3",
+}
+# Output dimensions, from each model card / provider documentation.
+MODEL_DIMENSIONS = {
+    "Xenova/all-MiniLM-L6-v2": 384,
+    "Xenova/jina-embeddings-v2-base-code": 768,
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "voyage-code-3": 1024,
+}
+# Model window in word pieces: all-MiniLM-L6-v2 was trained with max_seq_length 256
+# (sentence-transformers model card); jina code v2 accepts 8192 but we keep chunks small.
+LOCAL_MODEL_WINDOW = {
+    "Xenova/all-MiniLM-L6-v2": 256,
+    "Xenova/jina-embeddings-v2-base-code": 512,
+}
+LOCAL_MODEL_FILES = {"int8": "onnx/model_quantized.onnx", "fp32": "onnx/model.onnx"}
+
+# --- Retrieval constants that are not user keys ----------------------------------------------
+RRF_K = 60  # Cormack, Clarke & Buettcher (SIGIR 2009), "Reciprocal Rank Fusion outperforms..."
+MAX_PASSAGES = 5  # DESIGN §9
+MAX_PASSAGE_CHARS = 1200  # DESIGN §9
+MAX_POINTERS = 12  # DESIGN §9
+MAX_RELIEF_RESULTS = 2  # DESIGN §8
+DRIFT_INTERVAL_SECONDS = 600  # DESIGN §10
+BINARY_SNIFF_BYTES = 8192  # DESIGN §5 layer 4
+MIN_NON_WHITESPACE_CHARS = 50  # DESIGN §5 layer 4
+
+
+def _parse_bool(raw: str) -> bool:
+    lowered = raw.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("true or false")
+
+
+def _float_range(lo: float, hi: float) -> Callable[[str], float]:
+    def parse(raw: str) -> float:
+        value = float(raw)
+        if not lo <= value <= hi:
+            raise ValueError(f"a number from {lo} to {hi}")
+        return value
+
+    parse.allowed = f"a number from {lo} to {hi}"  # type: ignore[attr-defined]
+    return parse
+
+
+def _int_range(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        value = int(raw)
+        if not lo <= value <= hi:
+            raise ValueError(f"an integer from {lo} to {hi}")
+        return value
+
+    parse.allowed = f"an integer from {lo} to {hi}"  # type: ignore[attr-defined]
+    return parse
+
+
+def _choice(*options: str) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        value = raw.strip()
+        if value not in options:
+            raise ValueError("one of " + ", ".join(options))
+        return value
+
+    parse.allowed = "one of " + ", ".join(options)  # type: ignore[attr-defined]
+    return parse
+
+
+def _text(raw: str) -> str:
+    return raw.strip()
+
+
+_parse_bool.allowed = "true or false"  # type: ignore[attr-defined]
+_text.allowed = "any text"  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Key:
+    """One configuration key: its default (``None`` means derived) and parser."""
+
+    name: str
+    default: Any
+    parse: Callable[[str], Any]
+    help: str
+
+
+KEYS: dict[str, Key] = {
+    k.name: k
+    for k in (
+        Key("rag_enabled", False, _parse_bool, "retrieval on/off"),
+        Key("rag_embedding_provider", "local", _choice(*PROVIDERS), "embedding provider"),
+        Key("rag_embedding_model", None, _text, "embedding model id (default: the provider's)"),
+        Key("rag_embedding_precision", "int8", _choice("int8", "fp32"), "local ONNX file: int8 or fp32"),
+        Key("rag_similarity_threshold", 0.75, _float_range(0.0, 1.0), "confidence floor (cosine)"),
+        Key("rag_relief_floor", 0.35, _float_range(0.0, 1.0), "relief band floor (cosine)"),
+        Key("rag_top_n", 20, _int_range(1, 200), "fused results considered per query"),
+        Key("rag_max_file_size", 153600, _int_range(1, 100 * 1024 * 1024), "bytes; larger files are skipped"),
+        Key("rag_base_branch", "", _text, "base branch for drift (empty: main, then master)"),
+        Key("rag_hook_budget_ms", 1500, _int_range(50, 60000), "the most a prompt hook may take, ms"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings of one project, with where each value came from.
+
+    ``sources`` maps each key to ``"env PAQAD_X"``, a file path relative to the project root,
+    or ``"default"``. ``unknown`` holds unknown keys found in files, kept verbatim.
+    """
+
+    rag_enabled: bool
+    rag_embedding_provider: str
+    rag_embedding_model: str
+    rag_embedding_precision: str
+    rag_similarity_threshold: float
+    rag_relief_floor: float
+    rag_top_n: int
+    rag_max_file_size: int
+    rag_base_branch: str
+    rag_hook_budget_ms: int
+    sources: dict[str, str] = field(default_factory=dict, compare=False)
+    unknown: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def embedding_dimension(self) -> int | None:
+        return MODEL_DIMENSIONS.get(self.rag_embedding_model)
+
+
+def read_config_file(path: Path) -> dict[str, str]:
+    """Parse ``key=value`` lines; ``#`` starts a comment. Returns raw strings."""
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return values
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config file ({exc}); fix or delete it") from exc
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or "=" not in stripped:
+            continue
+        key, _, value = stripped.partition("=")
+        if " #" in value:
+            value = value.split(" #", 1)[0]
+        values[key.strip()] = value.strip().strip('"').strip("'")
+    return values
+
+
+def _layers(paths: ProjectPaths, environ: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    """Config layers from lowest to highest precedence, each as (source label, raw values)."""
+    layers: list[tuple[str, dict[str, str]]] = []
+    if paths.team_config_dir.is_dir():
+        for team in sorted(paths.team_config_dir.glob(".config.*")):
+            layers.append((team.relative_to(paths.root).as_posix(), read_config_file(team)))
+    layers.append((paths.local_config.relative_to(paths.root).as_posix(), read_config_file(paths.local_config)))
+    env_values = {}
+    for name in KEYS:
+        env_name = "PAQAD_" + name.upper()
+        if env_name in environ:
+            env_values[name] = environ[env_name]
+    layers.append(("env", env_values))
+    return layers
+
+
+def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = None) -> Settings:
+    """Resolve every key for the project at ``root``.
+
+    Raises ConfigError for a bad value. Unknown keys in files produce a ``UserWarning``.
+    """
+    paths = root if isinstance(root, ProjectPaths) else ProjectPaths(Path(root))
+    environ = dict(os.environ if environ is None else environ)
+    values: dict[str, Any] = {name: key.default for name, key in KEYS.items()}
+    sources = {name: "default" for name in KEYS}
+    unknown: dict[str, str] = {}
+    for label, raw_values in _layers(paths, environ):
+        for name, raw in raw_values.items():
+            if name not in KEYS:
+                unknown[name] = raw
+                warnings.warn(f"{label}: unknown config key '{name}' (kept, ignored)", UserWarning, stacklevel=2)
+                continue
+            key = KEYS[name]
+            where = f"environment variable PAQAD_{name.upper()}" if label == "env" else label
+            try:
+                values[name] = key.parse(raw)
+            except ValueError:
+                allowed = getattr(key.parse, "allowed", "a valid value")
+                raise ConfigError(f"{where}: {name}={raw!r} is not valid; allowed: {allowed}") from None
+            sources[name] = f"env PAQAD_{name.upper()}" if label == "env" else label
+    if not values["rag_embedding_model"]:
+        values["rag_embedding_model"] = DEFAULT_MODELS[values["rag_embedding_provider"]]
+        sources["rag_embedding_model"] = f"default for provider {values['rag_embedding_provider']}"
+    if values["rag_relief_floor"] > values["rag_similarity_threshold"]:
+        raise ConfigError(
+            f"{sources['rag_relief_floor']}: rag_relief_floor={values['rag_relief_floor']} is above "
+            f"rag_similarity_threshold={values['rag_similarity_threshold']}; allowed: at most the threshold"
+        )
+    return Settings(**values, sources=sources, unknown=unknown)
+
+
+def write_local_values(paths: ProjectPaths, updates: dict[str, Any]) -> None:
+    """Set keys in ``.paqad/.config``, keeping other lines and comments as they are."""
+    paths.paqad_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        lines = paths.local_config.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        lines = ["# paqad-ai local settings (git-ignored). See README for every key."]
+    pending = {k: _format(v) for k, v in updates.items()}
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        key = stripped.partition("=")[0].strip() if "=" in stripped and not stripped.startswith("#") else None
+        if key in pending:
+            out.append(f"{key}={pending.pop(key)}")
+        else:
+            out.append(line)
+    out.extend(f"{k}={v}" for k, v in pending.items())
+    tmp = paths.local_config.with_suffix(".tmp")
+    tmp.write_text("\n".join(out) + "\n", encoding="utf-8")
+    os.replace(tmp, paths.local_config)
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+PAQAD_GITIGNORE = "# written by paqad-ai: local state, never commit\nvectors/\nsecrets.env\n.config\ncontext/\nlogs/\nstate/\n"
+
+
+def ensure_paqad_gitignore(paths: ProjectPaths) -> None:
+    """Write ``.paqad/.gitignore`` (vectors, secrets, local config and runtime state)."""
+    paths.paqad_dir.mkdir(parents=True, exist_ok=True)
+    existing = paths.gitignore.read_text(encoding="utf-8") if paths.gitignore.exists() else ""
+    missing = [line for line in PAQAD_GITIGNORE.splitlines() if line and not line.startswith("#") and line not in existing.splitlines()]
+    if not existing:
+        paths.gitignore.write_text(PAQAD_GITIGNORE, encoding="utf-8")
+    elif missing:
+        paths.gitignore.write_text(existing.rstrip("\n") + "\n" + "\n".join(missing) + "\n", encoding="utf-8")
+
+
+def paqad_home(environ: dict[str, str] | None = None) -> Path:
+    """``PAQAD_HOME`` or ``~/.paqad``: the per-user model store lives under it."""
+    env = os.environ if environ is None else environ
+    return Path(env.get("PAQAD_HOME") or Path.home() / ".paqad")
+
+
+def model_mirror(environ: dict[str, str] | None = None) -> Path | None:
+    """``PAQAD_MODEL_MIRROR``: a local folder laid out as ``DIR/<repo id>/...``, or None."""
+    env = os.environ if environ is None else environ
+    value = env.get("PAQAD_MODEL_MIRROR")
+    return Path(value) if value else None

@@ -1,0 +1,87 @@
+"""Where a project's paqad files live.
+
+Every path stored in the index is relative to ``ProjectPaths.root`` and uses ``/``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ProjectPaths:
+    """The files and folders paqad-ai reads and writes under one project root."""
+
+    root: Path
+
+    @property
+    def paqad_dir(self) -> Path:
+        return self.root / ".paqad"
+
+    @property
+    def local_config(self) -> Path:
+        return self.paqad_dir / ".config"
+
+    @property
+    def team_config_dir(self) -> Path:
+        return self.paqad_dir / "configs"
+
+    @property
+    def gitignore(self) -> Path:
+        return self.paqad_dir / ".gitignore"
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.paqad_dir / "secrets.env"
+
+    @property
+    def ignore_yaml(self) -> Path:
+        return self.paqad_dir / "rag.ignore.yaml"
+
+    @property
+    def vectors_dir(self) -> Path:
+        return self.paqad_dir / "vectors"
+
+    @property
+    def index_db(self) -> Path:
+        return self.vectors_dir / "index.sqlite"
+
+    @property
+    def context_dir(self) -> Path:
+        return self.paqad_dir / "context"
+
+    @property
+    def session_context(self) -> Path:
+        return self.context_dir / "session-context.md"
+
+    @property
+    def last_prompt(self) -> Path:
+        return self.context_dir / "last-prompt.json"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.paqad_dir / "logs"
+
+    @property
+    def state_dir(self) -> Path:
+        """Small runtime markers: locks, debounce and drift timestamps."""
+        return self.paqad_dir / "state"
+
+
+def find_project_root(start: Path | str | None = None) -> Path:
+    """Return the nearest ancestor of ``start`` (default: cwd) holding ``.paqad/`` or ``.git``.
+
+    Falls back to ``start`` itself when no ancestor qualifies (DESIGN §3).
+    """
+    here = Path(start or os.getcwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".paqad").is_dir() or (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def relpath(root: Path, path: Path) -> str:
+    """Project-relative POSIX path of ``path`` (never absolute)."""
+    return path.relative_to(root).as_posix()

@@ -1,0 +1,1 @@
+"""The retrieval layer: discover -> filter -> chunk -> embed -> store -> search -> deliver."""

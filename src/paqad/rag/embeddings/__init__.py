@@ -1,0 +1,1 @@
+"""Embedding providers: local ONNX (default), OpenAI, Voyage AI."""
