@@ -1,7 +1,393 @@
-"""Placeholder: filled in by the area that owns these commands."""
+"""``paqad-ai rag init|status|rebuild|clear|probe|refresh-context``: parse, call the library, print."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from paqad.config import DEFAULT_MODELS, KEYS, PROVIDERS, ensure_paqad_gitignore, load_settings, write_local_values
+from paqad.errors import PaqadError
+from paqad.project import ProjectPaths, find_project_root
+
+stderr = Console(stderr=True)
+stdout = Console()
+
+project_root_option = click.option(
+    "--project-root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Project folder. Default: the nearest ancestor of the current directory holding .paqad/ or .git.",
+)
+
+
+def resolve_paths(project_root: Path | None) -> ProjectPaths:
+    """The project's paths from ``--project-root`` or the current directory."""
+    if project_root is not None:
+        if not project_root.is_dir():
+            raise PaqadError(f"--project-root {project_root}: not a directory")
+        return ProjectPaths(project_root.resolve())
+    return ProjectPaths(find_project_root())
+
+
+class BuildProgress:
+    """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""
+
+    LABELS = {"discover": "Finding files", "chunk": "Chunking", "embed": "Embedding"}
+
+    def __init__(self, enabled: bool = True):
+        self.progress = Progress(
+            TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+            console=stderr, transient=False, disable=not enabled,
+        )
+        self.tasks: dict[str, int] = {}
+        self.started: dict[str, float] = {}
+
+    def __enter__(self) -> "BuildProgress":
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage not in self.tasks:
+            if stage == "embed" and total == 0:
+                return
+            self.tasks[stage] = self.progress.add_task(self.LABELS.get(stage, stage), total=total or 1, rate="")
+            self.started[stage] = time.perf_counter()
+        elapsed = time.perf_counter() - self.started[stage]
+        rate = f"{done / elapsed:.0f}/s" if stage == "embed" and elapsed > 0 and done else ""
+        self.progress.update(self.tasks[stage], completed=done, total=total or 1, rate=rate)
+
+
+def _load_embedder(paths: ProjectPaths, settings):
+    from paqad.rag.embeddings.factory import get_embedder
+
+    return get_embedder(settings, paths)
+
+
+def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False):
+    from paqad.rag.indexer import sync_index
+
+    embedder = _load_embedder(paths, settings)
+    with BuildProgress(enabled=not quiet) as progress:
+        report = sync_index(paths, settings, embedder, full=full, progress=progress)
+    return report
+
+
+def _confirm_remote(paths: ProjectPaths, settings, yes: bool) -> None:
+    """Before a remote build on a terminal: say what will be sent where, and ask."""
+    if settings.rag_embedding_provider == "local" or yes or not sys.stdin.isatty():
+        return
+    from paqad.rag.indexer import plan_upload
+
+    chunks, chars = plan_upload(paths, settings)
+    click.confirm(
+        f"This will send {chunks} chunks ({chars:,} characters) of this project to {settings.rag_embedding_provider} "
+        f"({settings.rag_embedding_model}). Continue?", abort=True, err=True,
+    )
+
+
+@click.command()
+@click.option("--provider", type=click.Choice(PROVIDERS), default=None, help="Embedding provider (default: local, or the configured one).")
+@click.option("--model", default=None, help="Embedding model id (default: the provider's default).")
+@click.option("--yes", "-y", is_flag=True, help="Rebuild even if a valid index exists; skip confirmations.")
+@project_root_option
+def init(provider: str | None, model: str | None, yes: bool, project_root: Path | None) -> None:
+    """Switch retrieval on for this project and build its index.
+
+    Writes rag_enabled=true, the provider and model to .paqad/.config, writes .paqad/.gitignore,
+    then builds the index under .paqad/vectors/ with a progress bar on stderr. A valid index is
+    kept (and synced) unless --yes is given.
+
+    \b
+    Example:
+      paqad-ai rag init --provider local
+    """
+    paths = resolve_paths(project_root)
+    current = load_settings(paths)
+    provider = provider or current.rag_embedding_provider
+    if model is None:
+        model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
+    if provider != "local":
+        from paqad.secrets import require_key
+
+        require_key(paths, provider, interactive=sys.stdin.isatty())
+    write_local_values(paths, {"rag_enabled": True, "rag_embedding_provider": provider, "rag_embedding_model": model})
+    ensure_paqad_gitignore(paths)
+    settings = load_settings(paths)
+    from paqad.rag.indexer import index_state
+
+    state = index_state(paths, settings)
+    if state.valid and not yes:
+        stderr.print(f"Index already built ({state.counts.get('files', 0)} files, {state.counts.get('chunks', 0)} chunks); "
+                     "kept and synced. Use --yes to rebuild from scratch.")
+        report = _build(paths, settings, full=False)
+    else:
+        _confirm_remote(paths, settings, yes)
+        report = _build(paths, settings, full=True)
+    click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {report.summary()}")
+
+
+@click.command()
+@project_root_option
+def rebuild(project_root: Path | None) -> None:
+    """Rebuild the whole index with the configured provider and model.
+
+    Embeddings already in the cache are reused, so a rebuild after a chunker or config
+    change only pays for new text.
+
+    \b
+    Example:
+      paqad-ai rag rebuild
+    """
+    paths = resolve_paths(project_root)
+    settings = load_settings(paths)
+    if not settings.rag_enabled and not paths.index_db.exists():
+        raise PaqadError("retrieval is not configured here; run `paqad-ai rag init` first")
+    report = _build(paths, settings, full=True)
+    click.echo(f"Rebuilt: {report.summary()}")
+
+
+@click.command()
+@click.option("--yes", "-y", is_flag=True, help="Do not ask.")
+@project_root_option
+def clear(yes: bool, project_root: Path | None) -> None:
+    """Delete the index (.paqad/vectors/) and switch retrieval off.
+
+    Secrets, settings other than rag_enabled, and the rest of .paqad/ are left alone.
+
+    \b
+    Example:
+      paqad-ai rag clear --yes
+    """
+    paths = resolve_paths(project_root)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise PaqadError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
+        click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
+    from paqad.rag import store as store_mod
+
+    with store_mod.write_lock(paths, blocking=True):
+        if paths.vectors_dir.exists():
+            shutil.rmtree(paths.vectors_dir)
+    write_local_values(paths, {"rag_enabled": False})
+    click.echo("Index deleted; retrieval is off (rag_enabled=false).")
+
+
+def _fmt_time(iso_or_epoch) -> str:
+    if not iso_or_epoch:
+        return "never"
+    if isinstance(iso_or_epoch, (int, float)):
+        return datetime.fromtimestamp(iso_or_epoch, timezone.utc).replace(microsecond=0).isoformat()
+    return str(iso_or_epoch)
+
+
+def status_data(paths: ProjectPaths) -> dict:
+    """Everything ``status`` shows, as a JSON-able dict."""
+    from paqad.rag.indexer import index_state
+    from paqad.rag.refresh import last_refresh
+
+    settings = load_settings(paths)
+    state = index_state(paths, settings)
+    data: dict = {
+        "project_root": str(paths.root),
+        "settings": {name: {"value": getattr(settings, name), "source": settings.sources[name]} for name in KEYS},
+        "index": {
+            "present": state.present,
+            "valid": state.valid,
+            "stale_reasons": list(state.reasons) if state.present else [],
+            "provider": state.meta.get("provider"),
+            "model": state.meta.get("model"),
+            "dimension": int(state.meta["dimension"]) if state.meta.get("dimension") else None,
+            "chunker_version": state.meta.get("chunker_version"),
+            "schema_version": state.meta.get("schema_version"),
+            "files": state.counts.get("files", 0),
+            "chunks": state.counts.get("chunks", 0),
+            "languages": state.counts.get("languages", {}),
+            "cached_embeddings": state.counts.get("cached_embeddings", 0),
+            "size_bytes": state.size_bytes,
+            "built_at": state.meta.get("built_at"),
+            "refreshed_at": state.meta.get("refreshed_at"),
+        },
+        "last_refresh": last_refresh(paths),
+    }
+    if settings.rag_embedding_provider != "local":
+        from paqad.secrets import find_key
+
+        lookup = find_key(paths, settings.rag_embedding_provider)
+        data["api_key"] = {"variable": lookup.variable, "found_in": lookup.source}
+    return data
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+@click.option("--explain", "explain_path", default=None, metavar="PATH", help="Say whether PATH is indexed, and if not, which filter rejected it.")
+@project_root_option
+def status(as_json: bool, explain_path: str | None, project_root: Path | None) -> None:
+    """Show settings (with where each came from) and the state of the index.
+
+    \b
+    Examples:
+      paqad-ai rag status
+      paqad-ai rag status --json
+      paqad-ai rag status --explain src/app/secrets.py
+    """
+    paths = resolve_paths(project_root)
+    if explain_path:
+        from paqad.rag.discover import explain
+
+        settings = load_settings(paths)
+        target = Path(explain_path)
+        if target.is_absolute():
+            try:
+                target = target.resolve().relative_to(paths.root)
+            except ValueError:
+                raise PaqadError(f"--explain {explain_path}: not inside the project {paths.root}") from None
+        decision = explain(paths.root, target.as_posix(), max_file_size=settings.rag_max_file_size)
+        if as_json:
+            click.echo(json.dumps({"path": decision.path, "eligible": decision.eligible, "reason": decision.reason}))
+        else:
+            click.echo(f"{decision.path}: " + ("indexed" if decision.eligible else f"not indexed ({decision.reason})"))
+        return
+    data = status_data(paths)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, default=str))
+        return
+    table = Table(title="Settings", show_header=True, header_style="bold")
+    table.add_column("key")
+    table.add_column("value")
+    table.add_column("from")
+    for name, item in data["settings"].items():
+        table.add_row(name, str(item["value"]), item["source"])
+    stdout.print(table)
+    idx = data["index"]
+    if not idx["present"]:
+        stdout.print("Index: none (run `paqad-ai rag init`)")
+    else:
+        state = "valid" if idx["valid"] else "stale: " + "; ".join(idx["stale_reasons"])
+        langs = ", ".join(f"{k} {v}" for k, v in list(idx["languages"].items())[:8])
+        stdout.print(f"Index: {state}")
+        stdout.print(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
+        stdout.print(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
+        stdout.print(f"  languages: {langs}")
+        stdout.print(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
+    last = data["last_refresh"]
+    if last:
+        stdout.print(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
+    if "api_key" in data:
+        key = data["api_key"]
+        stdout.print(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+
+
+def _read_query(query: str | None, query_file: Path | None) -> str:
+    if query_file is not None:
+        try:
+            text = query_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PaqadError(f"--query-file {query_file}: cannot read ({exc})") from None
+    elif query == "-":
+        text = sys.stdin.read()
+    elif query:
+        text = query
+    else:
+        raise PaqadError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
+    if not text.strip():
+        raise PaqadError("the query is empty")
+    return text.strip()
+
+
+@click.command()
+@click.argument("query", required=False)
+@click.option("--query-file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Read the query from a file.")
+@click.option("--top-n", type=click.IntRange(1, 200), default=None, help="Results to show (default: rag_top_n).")
+@click.option("--path", "path_prefix", default=None, help="Only search under this project-relative folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+@click.option("--no-sync", is_flag=True, help="Search the index as it is, without syncing changed files first.")
+@project_root_option
+def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root) -> None:
+    """Search the index and show the top results before the confidence floor.
+
+    Syncs changed files first. Each row: rank, path, line range, symbol, score (cosine),
+    fused rank, whether it is above the floor / relief floor, and the gap to the floor.
+
+    \b
+    Examples:
+      paqad-ai rag probe "where are HTTP retries configured"
+      git diff | paqad-ai rag probe - --json
+    """
+    from paqad.rag.indexer import sync_index
+    from paqad.rag.search import search
+
+    paths = resolve_paths(project_root)
+    text = _read_query(query, query_file)
+    settings = load_settings(paths)
+    if not paths.index_db.exists():
+        raise PaqadError("no index here; run `paqad-ai rag init` first")
+    embedder = _load_embedder(paths, settings)
+    if not no_sync:
+        sync_index(paths, settings, embedder, blocking=False)
+    results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder)
+    floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
+    rows = [
+        {
+            "rank": r.fused_rank, "path": r.path, "start_line": r.start_line, "end_line": r.end_line,
+            "symbol": r.symbol, "score": round(r.score, 4), "fused_rank": r.fused_rank,
+            "dense_rank": r.dense_rank, "lexical_rank": r.lexical_rank,
+            "above_floor": r.score >= floor, "above_relief": r.score >= relief,
+            "gap_to_floor": round(r.score - floor, 4),
+        }
+        for r in results
+    ]
+    if as_json:
+        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
+        return
+    table = Table(show_header=True, header_style="bold")
+    for col in ("#", "path:lines", "symbol", "score", "dense", "bm25", "floor", "relief", "gap"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(
+            str(row["rank"]), f"{row['path']}:L{row['start_line']}-{row['end_line']}", row["symbol"] or "",
+            f"{row['score']:.3f}", str(row["dense_rank"] or "-"), str(row["lexical_rank"] or "-"),
+            "yes" if row["above_floor"] else "no", "yes" if row["above_relief"] else "no", f"{row['gap_to_floor']:+.3f}",
+        )
+    stdout.print(table)
+    if not rows:
+        stdout.print("No results.")
+
+
+@click.command("refresh-context")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing (the hook runs it this way).")
+@project_root_option
+def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
+    """Sync changed files, search with the last prompt (or changed files), write the section.
+
+    Writes the "## Retrieved context" section of .paqad/context/session-context.md. Always
+    exits 0; when it cannot do anything useful it says why. Errors go to .paqad/logs/.
+
+    \b
+    Example:
+      paqad-ai rag refresh-context
+    """
+    from paqad.rag.refresh import refresh_context
+
+    paths = resolve_paths(project_root)
+    outcome = refresh_context(paths)
+    if not quiet:
+        click.echo(outcome.summary)
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to ``group``."""
+    """Add the index commands to the ``rag`` group."""
+    for command in (init, status, rebuild, clear, probe, refresh_context_cmd):
+        group.add_command(command)
