@@ -1,0 +1,84 @@
+"""The confidence floor with relief (DESIGN §8 step 4): exact boundaries, relief cap, best score."""
+
+from __future__ import annotations
+
+import pytest
+
+from paqad.rag.floor import FloorOutcome, apply_floor
+from paqad.rag.results import SearchResult
+
+
+def hit(rank: int, score: float, path: str | None = None) -> SearchResult:
+    return SearchResult(
+        path=path or f"src/m{rank}.py", start_line=1, end_line=3, symbol=f"f{rank}", language="python",
+        text=f"def f{rank}():\n    pass\n", score=score, fused_rank=rank, dense_rank=rank, lexical_rank=None,
+    )
+
+
+def paths(outcome: FloorOutcome) -> list[str]:
+    return [r.path for r in outcome.results]
+
+
+def test_score_exactly_at_threshold_is_confident():
+    outcome = apply_floor([hit(1, 0.75), hit(2, 0.7499999)])
+    assert outcome.form == "confident"
+    assert paths(outcome) == ["src/m1.py"]
+    assert outcome.best_score == 0.75
+    assert (outcome.threshold, outcome.relief_floor) == (0.75, 0.35)
+
+
+def test_just_below_threshold_falls_to_relief():
+    outcome = apply_floor([hit(1, 0.7499999)])
+    assert outcome.form == "low-confidence"
+    assert paths(outcome) == ["src/m1.py"]
+
+
+def test_score_exactly_at_relief_floor_is_delivered_and_below_is_not():
+    outcome = apply_floor([hit(1, 0.3499999), hit(2, 0.35)])
+    assert outcome.form == "low-confidence"
+    assert paths(outcome) == ["src/m2.py"]
+    assert outcome.best_score == 0.35
+
+
+def test_relief_is_capped_at_two_in_fused_order():
+    # Given out of order: the floor works on fused rank, not input order or cosine.
+    results = [hit(4, 0.70), hit(2, 0.40), hit(1, 0.30), hit(3, 0.60), hit(5, 0.74)]
+    outcome = apply_floor(results)
+    assert outcome.form == "low-confidence"
+    assert paths(outcome) == ["src/m2.py", "src/m3.py"]
+    assert outcome.best_score == 0.74
+
+
+def test_all_confident_results_are_kept_in_fused_order_below_threshold_dropped():
+    results = [hit(rank, score) for rank, score in enumerate([0.9, 0.5, 0.8, 0.76, 0.2, 0.75, 0.95, 0.99], start=1)]
+    outcome = apply_floor(results)
+    assert outcome.form == "confident"
+    assert paths(outcome) == ["src/m1.py", "src/m3.py", "src/m4.py", "src/m6.py", "src/m7.py", "src/m8.py"]
+    assert outcome.best_score == 0.99
+
+
+def test_nothing_reports_the_highest_cosine_not_the_top_fused():
+    outcome = apply_floor([hit(1, 0.12), hit(2, 0.34), hit(3, -0.2)])
+    assert outcome == FloorOutcome("nothing", (), 0.34, 0.75, 0.35)
+
+
+def test_empty_list_is_nothing_without_best_score():
+    assert apply_floor([]) == FloorOutcome("nothing", (), None, 0.75, 0.35)
+
+
+def test_custom_threshold_and_relief_floor():
+    results = [hit(1, 0.61), hit(2, 0.6), hit(3, 0.59)]
+    assert paths(apply_floor(results, threshold=0.6, relief_floor=0.2)) == ["src/m1.py", "src/m2.py"]
+    low = apply_floor(results, threshold=0.62, relief_floor=0.6)
+    assert (low.form, paths(low), low.threshold, low.relief_floor) == ("low-confidence", ["src/m1.py", "src/m2.py"], 0.62, 0.6)
+    none = apply_floor(results, threshold=0.9, relief_floor=0.8)
+    assert (none.form, none.best_score) == ("nothing", 0.61)
+
+
+@pytest.mark.parametrize("score,form", [(1.0, "confident"), (0.75, "confident"), (0.35, "low-confidence"), (-1.0, "nothing")])
+def test_single_result_forms(score: float, form: str):
+    assert apply_floor([hit(1, score)]).form == form
+
+
+def test_location_property():
+    assert hit(1, 0.5).location == "src/m1.py:L1-3"
