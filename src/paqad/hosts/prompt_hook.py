@@ -1,0 +1,295 @@
+"""``paqad-ai hook prompt --host HOST``: what a host runs each time the user submits a prompt.
+
+Steps, all inside the ``rag_hook_budget_ms`` budget (counted from process start):
+
+1. read the host's JSON from stdin (malformed or missing input is tolerated);
+2. find the project (``--project-root``, else the payload's ``cwd`` / workspace roots);
+3. when retrieval is on: record the prompt (DESIGN §9), start
+   ``paqad-ai rag refresh-context --quiet`` detached (own session, no inherited stdio), and run
+   a query-only search for *this* prompt in a daemon thread;
+4. answer in the host's documented output format: with the ``## Retrieved context`` section
+   when the search finished in time and the host accepts added context, else with nothing new.
+
+It never fails the prompt: every problem is appended to ``.paqad/logs/hook.log`` (never the
+prompt text, never a key) and the exit code is 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from paqad.hosts import Host
+from paqad.project import ProjectPaths, find_project_root
+
+OUTPUT_MARGIN_SECONDS = 0.05  # kept free at the end of the budget to print and exit
+MAX_STDIN_BYTES = 4 * 1024 * 1024  # a prompt plus metadata; more is not a hook payload
+LOG_NAME = "hook.log"
+
+
+@dataclass(frozen=True)
+class HookInput:
+    """What we use from a host's hook payload.
+
+    Attributes:
+        prompt: the submitted prompt text, ``None`` when absent or not a string.
+        start_dir: the payload's ``cwd`` or first workspace root, ``None`` when absent.
+        session_id: the host's session / conversation id, when given.
+        malformed: the payload was not a JSON object.
+    """
+
+    prompt: str | None
+    start_dir: Path | None
+    session_id: str | None
+    malformed: bool
+
+
+@dataclass(frozen=True)
+class HookOutcome:
+    """Result of :func:`run_prompt_hook`.
+
+    Attributes:
+        stdout: exactly what to print (may be empty).
+        delivered: the retrieved-context section went into ``stdout``.
+        worker: the search thread when it is still running at answer time (the CLI then ends
+            the process with ``os._exit`` instead of waiting for it), else ``None``.
+        note: why nothing was delivered (for logs and tests): ``"off"``, ``"no prompt"``,
+            ``"timeout"``, ``"no section"``, ``"host cannot add context"``, ``"error"`` or ``""``.
+    """
+
+    stdout: str
+    delivered: bool
+    worker: threading.Thread | None
+    note: str
+
+
+def parse_hook_input(raw: bytes | str) -> HookInput:
+    """Read the fields we need from any host's payload; never raises.
+
+    ``prompt`` comes from ``"prompt"``; the start folder from ``"cwd"`` (Claude Code, Gemini
+    CLI, Codex) or ``"workspace_roots"[0]`` (Cursor).
+    """
+    try:
+        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+        data = json.loads(text) if text.strip() else None
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        return HookInput(None, None, None, malformed=True)
+    prompt = data.get("prompt")
+    start: Any = data.get("cwd")
+    roots = data.get("workspace_roots")
+    if not (isinstance(start, str) and start) and isinstance(roots, list) and roots and isinstance(roots[0], str):
+        start = roots[0]
+    session = data.get("session_id") or data.get("conversation_id")
+    return HookInput(
+        prompt=prompt if isinstance(prompt, str) else None,
+        start_dir=Path(start) if isinstance(start, str) and start else None,
+        session_id=session if isinstance(session, str) else None,
+        malformed=False,
+    )
+
+
+def render_output(host: Host, section: str | None) -> str:
+    """The host's stdout for this prompt, per its documented output JSON.
+
+    Claude Code / Codex: ``{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+    "additionalContext": section}}``, or no output. Gemini CLI: the same with ``"BeforeAgent"``,
+    or ``{}`` (its stdout must always be JSON). Cursor: ``{"continue": true}`` always.
+    """
+    if host.name == "cursor":
+        return json.dumps({"continue": True})
+    if section and host.adds_context:
+        return json.dumps({"hookSpecificOutput": {"hookEventName": host.event, "additionalContext": section}}, ensure_ascii=False)
+    return "{}" if host.name == "gemini" else ""
+
+
+def read_stdin(deadline: float, stream: Any = None) -> bytes:
+    """Read stdin until EOF or ``deadline`` (``time.monotonic()``); a TTY gives ``b""``.
+
+    Hosts write the payload and close the pipe at once; the deadline only protects the budget
+    from a host that keeps stdin open.
+    """
+    stream = sys.stdin if stream is None else stream
+    try:
+        if stream is None or stream.isatty():
+            return b""
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return b""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while size < MAX_STDIN_BYTES:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not selector.select(remaining):
+                    break
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+    except (OSError, ValueError):
+        # e.g. a regular file cannot be registered with epoll: read it directly
+        try:
+            return os.read(fd, MAX_STDIN_BYTES)
+        except OSError:
+            return b""
+    return b"".join(chunks)
+
+
+def process_age_seconds() -> float:
+    """Seconds since this process started (Linux ``/proc``), 0.0 when unknown.
+
+    Interpreter start-up and imports count against the host's wait, so the budget does too.
+    """
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        start_ticks = int(fields[19])  # field 22 (starttime), after pid and comm
+        with open("/proc/uptime", "rb") as handle:
+            uptime = float(handle.read().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def log_problem(paths: ProjectPaths | None, host: str, what: str, exc: BaseException | None = None, *, secret: str | None = None) -> None:
+    """Append one line to ``.paqad/logs/hook.log`` (only when ``.paqad/`` exists).
+
+    ``secret`` (the prompt) is cut out of the message, so prompt text never reaches the log.
+    """
+    if paths is None or not paths.paqad_dir.is_dir():
+        return
+    detail = ""
+    if exc is not None:
+        detail = f": {type(exc).__name__}: {exc}"
+        frames = traceback.extract_tb(exc.__traceback__)
+        if frames:
+            last = frames[-1]
+            detail += f" (at {Path(last.filename).name}:{last.lineno})"
+    if secret:
+        detail = detail.replace(secret, "<prompt>")
+    line = f"{datetime.now(timezone.utc).isoformat(timespec='seconds')} host={host} {what}{detail}".replace("\n", " ")
+    try:
+        paths.logs_dir.mkdir(parents=True, exist_ok=True)
+        with open(paths.logs_dir / LOG_NAME, "a", encoding="utf-8") as handle:
+            handle.write(line[:2000] + "\n")
+    except OSError:
+        pass
+
+
+def spawn_refresh(root: Path) -> subprocess.Popen[bytes]:
+    """Start ``paqad-ai rag refresh-context --quiet`` detached from the host.
+
+    Own session (no signals from the host's terminal), no inherited stdio or descriptors, so
+    the host never waits for it. Uses the running interpreter: the same installation.
+    """
+    return subprocess.Popen(
+        [sys.executable, "-m", "paqad.cli.main", "rag", "refresh-context", "--quiet", "--project-root", str(root)],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        start_new_session=True,
+    )
+
+
+def run_prompt_hook(
+    host: Host,
+    raw_input: bytes | str,
+    *,
+    project_root: Path | None = None,
+    started: float | None = None,
+    spawn: bool = True,
+) -> HookOutcome:
+    """Do the hook's work for one prompt and return what to print; never raises.
+
+    ``started`` is the ``time.monotonic()`` value the budget counts from (default: now minus
+    :func:`process_age_seconds`). ``spawn=False`` skips starting the background refresh.
+    """
+    if started is None:
+        started = time.monotonic() - process_age_seconds()
+    nothing = render_output(host, None)
+    payload = parse_hook_input(raw_input)
+    paths: ProjectPaths | None = None
+    try:
+        root = project_root or find_project_root(payload.start_dir if payload.start_dir and payload.start_dir.is_dir() else None)
+        paths = ProjectPaths(Path(root).resolve())
+        from paqad.config import load_settings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unknown keys: `rag status` reports them, not the hook
+            settings = load_settings(paths)
+    except Exception as exc:  # noqa: BLE001 - a hook must never fail the prompt
+        log_problem(paths, host.name, "cannot load settings", exc)
+        return HookOutcome(nothing, False, None, "error")
+    if not settings.rag_enabled:
+        return HookOutcome(nothing, False, None, "off")
+    if payload.malformed:
+        log_problem(paths, host.name, "stdin is not a JSON object; prompt not recorded")
+    prompt = payload.prompt
+    if not prompt or not prompt.strip():
+        _start_refresh(paths, host, "", spawn)  # still worth it: changed files are a query too
+        return HookOutcome(nothing, False, None, "no prompt")
+
+    deadline = started + settings.rag_hook_budget_ms / 1000.0 - OUTPUT_MARGIN_SECONDS
+    try:
+        from paqad.rag.query import record_prompt
+
+        record_prompt(paths, prompt, host=host.name)
+    except Exception as exc:  # noqa: BLE001
+        log_problem(paths, host.name, "cannot record the prompt", exc, secret=prompt)
+    # The refresh starts after the search so the two do not compete for the CPU within the
+    # budget; it re-runs the search for the recorded prompt and rewrites session-context.md.
+    if not host.adds_context:
+        _start_refresh(paths, host, prompt, spawn)
+        return HookOutcome(nothing, False, None, "host cannot add context")
+
+    result: dict[str, Any] = {}
+
+    def search() -> None:
+        try:
+            from paqad.rag.refresh import section_for_prompt
+
+            result["section"] = section_for_prompt(paths, settings, prompt, deadline)
+        except BaseException as exc:  # noqa: BLE001
+            result["error"] = exc
+
+    worker = threading.Thread(target=search, name="paqad-hook-search", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    _start_refresh(paths, host, prompt, spawn)
+    if worker.is_alive():
+        log_problem(paths, host.name, f"search did not finish within rag_hook_budget_ms={settings.rag_hook_budget_ms}")
+        return HookOutcome(nothing, False, worker, "timeout")
+    if "error" in result:
+        log_problem(paths, host.name, "search failed", result["error"], secret=prompt)
+        return HookOutcome(nothing, False, None, "error")
+    section = result.get("section")
+    if not section:
+        return HookOutcome(nothing, False, None, "no section")
+    return HookOutcome(render_output(host, section), True, None, "")
+
+
+def _start_refresh(paths: ProjectPaths, host: Host, prompt: str, spawn: bool) -> None:
+    if not spawn:
+        return
+    try:
+        spawn_refresh(paths.root)
+    except Exception as exc:  # noqa: BLE001
+        log_problem(paths, host.name, "cannot start rag refresh-context", exc, secret=prompt)
