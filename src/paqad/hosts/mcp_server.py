@@ -1,0 +1,218 @@
+"""``paqad-ai mcp``: the project's search index as an MCP server over stdio.
+
+For hosts without a prompt hook (or as a complement to it), built with the official MCP
+Python SDK (``mcp``; ``MCPServer`` in SDK 2.x, ``FastMCP`` in 1.x). Two tools:
+
+* ``search_code(query, top_k=5, path_prefix=None)``: hybrid search of the current index;
+  results carry ``path``, ``start_line``, ``end_line``, ``symbol``, ``score`` (cosine) and
+  ``text``. ``path_prefix`` is confined to the project root.
+* ``index_status()``: whether the index exists and matches the settings, its size and age.
+
+The embedding model and the index connection are opened on first use and kept for the life of
+the server; the connection is reopened when the index file is replaced (``rag rebuild``).
+Nothing but MCP messages goes to stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from paqad.config import Settings, load_settings
+from paqad.errors import ModelMissingError, PaqadError
+from paqad.project import ProjectPaths
+
+try:  # MCP Python SDK 2.x
+    from mcp.server.mcpserver import MCPServer as _Server
+    from mcp.server.mcpserver.exceptions import ToolError
+except ImportError:  # pragma: no cover - SDK 1.x
+    from mcp.server.fastmcp import FastMCP as _Server  # type: ignore[no-redef]
+    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+
+SERVER_NAME = "paqad-ai"
+MAX_TOP_K = 50
+SERVER_INSTRUCTIONS = (
+    "Search this project's code and docs by meaning and keywords with search_code before reading "
+    "files. Results are hints from an index that may lag behind the files on disk: read the live "
+    "file at the returned lines before relying on it."
+)
+
+
+@dataclass(frozen=True)
+class CodeHit:
+    """One ``search_code`` result: ``path`` project-relative with ``/``, 1-based inclusive
+    ``start_line``/``end_line``, ``symbol`` (``Class.method``) or ``None``, ``score`` = cosine
+    of query and chunk (rounded to 4 places; 0.0 when the model is unavailable), ``text``."""
+
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str | None
+    score: float
+    text: str
+
+
+def confine_path_prefix(root: Path, path_prefix: str | None) -> str | None:
+    """Normalise ``path_prefix`` to a project-relative POSIX prefix, or ``None`` for "everything".
+
+    Accepts ``src/api``, ``./src/api/`` or an absolute path inside ``root``. Raises
+    ``ValueError`` for ``..`` components and for absolute paths outside ``root``.
+    """
+    if path_prefix is None:
+        return None
+    raw = path_prefix.strip().replace("\\", "/")
+    if not raw:
+        return None
+    if raw.startswith("/"):
+        # normpath folds "/root/../etc" to "/etc", which then fails the containment check.
+        try:
+            parts = PurePosixPath(os.path.normpath(raw)).relative_to(PurePosixPath(root.as_posix())).parts
+        except ValueError:
+            raise ValueError(f"path_prefix {path_prefix!r} is outside the project root") from None
+    else:
+        parts = PurePosixPath(raw).parts
+    if any(part == ".." for part in parts):
+        raise ValueError(f"path_prefix {path_prefix!r} must stay inside the project root (no '..')")
+    clean = "/".join(part for part in parts if part not in (".", ""))
+    return clean or None
+
+
+class CodeSearch:
+    """Search state kept between tool calls: settings, the embedder (model loaded once) and a
+    read-only index connection. Thread-safe: one search at a time."""
+
+    def __init__(self, paths: ProjectPaths, settings: Settings | None = None) -> None:
+        self.paths = paths
+        self.settings = settings or load_settings(paths)
+        self._lock = threading.Lock()
+        self._embedder: Any = None
+        self._embedder_failed = False
+        self._store: Any = None
+        self._store_inode: int | None = None
+
+    def _get_store(self) -> Any:
+        from paqad.rag import store as store_mod
+
+        try:
+            inode = self.paths.index_db.stat().st_ino
+        except FileNotFoundError:
+            self._close_store()
+            raise PaqadError(f"no index at {self.paths.index_db.relative_to(self.paths.root)}; run `paqad-ai rag init`") from None
+        if self._store is None or inode != self._store_inode:
+            self._close_store()
+            self._store = store_mod.open_store(self.paths, readonly=True)
+            self._store_inode = inode
+        return self._store
+
+    def _close_store(self) -> None:
+        if self._store is not None:
+            try:
+                self._store.close()
+            except Exception:  # noqa: BLE001
+                pass
+        self._store, self._store_inode = None, None
+
+    def _get_embedder(self) -> Any:
+        if self._embedder is None and not self._embedder_failed:
+            from paqad.rag.embeddings.factory import get_embedder
+
+            try:
+                self._embedder = get_embedder(self.settings, self.paths)
+            except PaqadError as exc:
+                self._embedder_failed = True
+                print(f"paqad-ai mcp: embeddings unavailable, keyword search only: {exc}", file=sys.stderr)
+        return self._embedder
+
+    def search(self, query: str, top_k: int = 5, path_prefix: str | None = None) -> list[CodeHit]:
+        """Top ``top_k`` (1..50) fused results for ``query``. Raises ``PaqadError`` (no index,
+        index built with another model) and ``ValueError`` (bad arguments)."""
+        from paqad.rag.search import search
+
+        if not query or not query.strip():
+            raise ValueError("query is empty")
+        if not 1 <= top_k <= MAX_TOP_K:
+            raise ValueError(f"top_k={top_k} must be from 1 to {MAX_TOP_K}")
+        prefix = confine_path_prefix(self.paths.root, path_prefix)
+        with self._lock:
+            store = self._get_store()
+            embedder = self._get_embedder()
+            try:
+                results = search(self.paths, self.settings, query, top_n=top_k, path_prefix=prefix, embedder=embedder, store=store)
+            except ModelMissingError as exc:
+                self._embedder, self._embedder_failed = None, True
+                print(f"paqad-ai mcp: model missing, keyword search only: {exc}", file=sys.stderr)
+                results = search(self.paths, self.settings, query, top_n=top_k, path_prefix=prefix, embedder=None, store=store)
+        return [CodeHit(r.path, r.start_line, r.end_line, r.symbol, round(float(r.score), 4), r.text) for r in results[:top_k]]
+
+    def status(self) -> dict[str, Any]:
+        """The index state as JSON-able values (see the ``index_status`` tool)."""
+        from paqad.rag.indexer import index_state
+        from paqad.rag.refresh import last_refresh
+
+        state = index_state(self.paths, self.settings)
+        return {
+            "project_root": str(self.paths.root),
+            "retrieval_enabled": self.settings.rag_enabled,
+            "present": state.present,
+            "valid": state.valid,
+            "stale_reasons": list(state.reasons) if state.present else [],
+            "provider": state.meta.get("provider"),
+            "model": state.meta.get("model"),
+            "files": int(state.counts.get("files", 0)),
+            "chunks": int(state.counts.get("chunks", 0)),
+            "languages": dict(state.counts.get("languages", {})),
+            "size_bytes": int(state.size_bytes),
+            "built_at": state.meta.get("built_at"),
+            "refreshed_at": state.meta.get("refreshed_at"),
+            "last_refresh": last_refresh(self.paths),
+        }
+
+    def close(self) -> None:
+        self._close_store()
+
+
+def build_server(paths: ProjectPaths, settings: Settings | None = None) -> tuple[Any, CodeSearch]:
+    """The MCP server with both tools registered, and the :class:`CodeSearch` behind them."""
+    engine = CodeSearch(paths, settings)
+    server = _Server(SERVER_NAME, instructions=SERVER_INSTRUCTIONS)
+
+    @server.tool()
+    def search_code(query: str, top_k: int = 5, path_prefix: str | None = None) -> list[CodeHit]:
+        """Search this project's code and docs (hybrid: embeddings + BM25 keywords).
+
+        Args:
+            query: what you are looking for, in words or identifiers ("where are retries configured").
+            top_k: how many results to return, 1 to 50.
+            path_prefix: only search under this project-relative folder or file ("src/api").
+
+        Returns passages with path, start_line, end_line, symbol, score (cosine similarity) and
+        text. They are hints from an index that may lag behind the files: read the live file.
+        """
+        try:
+            return engine.search(query, top_k, path_prefix)
+        except (PaqadError, ValueError) as exc:
+            raise ToolError(str(exc)) from None
+
+    @server.tool()
+    def index_status() -> dict[str, Any]:
+        """State of this project's search index: present, valid (and why not), provider and
+        model, files, chunks, languages, size in bytes, when built and last refreshed."""
+        try:
+            return engine.status()
+        except PaqadError as exc:
+            raise ToolError(str(exc)) from None
+
+    return server, engine
+
+
+def serve(paths: ProjectPaths) -> None:
+    """Run the MCP server on stdio until the client closes the connection."""
+    server, engine = build_server(paths)
+    try:
+        server.run("stdio")
+    finally:
+        engine.close()
