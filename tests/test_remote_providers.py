@@ -466,3 +466,53 @@ def test_key_never_in_any_output(openai_server, voyage_server, paths, monkeypatc
     for text in texts:
         assert OPENAI_KEY not in text
         assert VOYAGE_KEY not in text
+
+
+# --- through the indexer: what is sent, and resuming a failed build ------------------------
+
+
+def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_server, git_repo, monkeypatch):
+    pytest.importorskip("paqad.rag.chunking", reason="the chunker is not in the tree yet")
+    from conftest import write_files
+    from paqad.config import load_settings
+    from paqad.rag import indexer
+
+    root = git_repo({
+        ".gitignore": "build/\n",
+        "app/core.py": "def core_entry():\n    \"\"\"Start the core service and return its port number.\"\"\"\n    return 8080\n",
+        ".env": "OPENAI_API_KEY=sk-DOTENV-MARKER-0001\nDATABASE_URL=postgres://user:DOTENV-MARKER@db/app\n",
+        ".env.local": "SECRET_TOKEN=ENVLOCAL-MARKER-0002 and enough text to pass the size rule of layer four\n",
+        ".paqad/secrets.env": "VOYAGE_API_KEY=pa-SECRETSFILE-MARKER-0003\n",
+        "build/generated.py": "def generated():\n    \"\"\"GITIGNORED-MARKER-0004 generated code that must never be sent.\"\"\"\n    return 1\n",
+    })
+    paths = ProjectPaths(root)
+    monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PROVIDER", "openai")
+    settings = load_settings(paths)
+    embedder = make_openai(openai_server, paths, max_retries=0)
+
+    first = indexer.sync_index(paths, settings, embedder)
+    assert first.full and first.chunks_total == 1 and openai_server.statuses == [200]
+
+    write_files(root, {
+        f"pkg/mod_{i:03d}.py": f"def handler_{i:03d}(request):\n    \"\"\"Handle request kind {i} and return the answer code.\"\"\"\n    return {i} * 7\n"
+        for i in range(100)
+    })
+    openai_server.script(Reply(200), Reply(503, "overloaded"))
+    with pytest.raises(PaqadError, match=r"^OpenAI embeddings failed after 1 attempts"):
+        indexer.sync_index(paths, settings, embedder)
+    assert openai_server.statuses == [200, 200, 503]
+    first_batch, failed_batch = openai_server.requests[1].inputs, openai_server.requests[2].inputs
+    assert (len(first_batch), len(failed_batch)) == (64, 36)
+    # The previous index is intact: still one file, one chunk, valid.
+    state = indexer.index_state(paths, settings)
+    assert state.valid and state.counts["chunks"] == 1
+
+    report = indexer.sync_index(paths, settings, embedder)
+    assert openai_server.statuses == [200, 200, 503, 200]
+    assert openai_server.requests[3].inputs == failed_batch  # only what was not embedded yet
+    assert (report.embedded, report.cached, report.chunks_total) == (36, 64, 101)
+
+    sent = "\n".join(t for seen in openai_server.requests for t in seen.inputs)
+    assert "def handler_042(request)" in sent and "def core_entry()" in sent
+    for marker in ("DOTENV-MARKER", "ENVLOCAL-MARKER", "SECRETSFILE-MARKER", "GITIGNORED-MARKER"):
+        assert marker not in sent
