@@ -3,7 +3,8 @@
 Steps, all inside the ``rag_hook_budget_ms`` budget (counted from process start):
 
 1. read the host's JSON from stdin (malformed or missing input is tolerated);
-2. find the project (``--project-root``, else the payload's ``cwd`` / workspace roots);
+2. find the project (``--project-root``, else ``$CLAUDE_PROJECT_DIR`` / ``$GEMINI_PROJECT_DIR``, else
+   the payload's ``cwd`` / workspace roots, else the current directory);
 3. when retrieval is on: record the prompt (DESIGN §9), start
    ``paqad-ai rag refresh-context --quiet`` detached (own session, no inherited stdio), and run
    a query-only search for *this* prompt in a daemon thread;
@@ -36,6 +37,8 @@ from paqad.project import ProjectPaths, find_project_root
 OUTPUT_MARGIN_SECONDS = 0.05  # kept free at the end of the budget to print and exit
 MAX_STDIN_BYTES = 4 * 1024 * 1024  # a prompt plus metadata; more is not a hook payload
 LOG_NAME = "hook.log"
+# Project folder the host exports to its hooks (Claude Code and Gemini CLI hook docs).
+PROJECT_DIR_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR"}
 
 
 @dataclass(frozen=True)
@@ -228,7 +231,7 @@ def run_prompt_hook(
     payload = parse_hook_input(raw_input)
     paths: ProjectPaths | None = None
     try:
-        root = project_root or find_project_root(payload.start_dir if payload.start_dir and payload.start_dir.is_dir() else None)
+        root = project_root or find_project_root(_start_dir(host, payload))
         paths = ProjectPaths(Path(root).resolve())
         from paqad.config import load_settings
 
@@ -284,6 +287,15 @@ def run_prompt_hook(
     if not section:
         return HookOutcome(nothing, False, None, "no section")
     return HookOutcome(render_output(host, section), True, None, "")
+
+
+def _start_dir(host: Host, payload: HookInput) -> Path | None:
+    """Where to look for the project: the host's project-dir variable, else the payload's cwd."""
+    exported = os.environ.get(PROJECT_DIR_ENV.get(host.name, ""), "")
+    for candidate in (Path(exported) if exported else None, payload.start_dir):
+        if candidate is not None and candidate.is_dir():
+            return candidate
+    return None
 
 
 def _start_refresh(paths: ProjectPaths, host: Host, prompt: str, spawn: bool) -> None:
