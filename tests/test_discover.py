@@ -383,3 +383,13 @@ def test_discovers_5000_files_quickly(tmp_path: Path) -> None:
     assert len(found.eligible) == 5000
     assert found.reason_counts() == {"check:too-few-chars": 1, "ignore:default-dir": 1, "type:extension": 1}
     assert elapsed < 1.0, f"discover took {elapsed:.2f}s for 5,000 files"
+
+
+def test_env_files_stay_out_even_when_included_or_tracked(git_repo) -> None:
+    """Secrets rule: an ``include:`` glob or git tracking never re-admits a ``.env*`` file."""
+    root = git_repo({
+        "pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'x'\n",
+        "config/.env.production.yaml": "API_KEY: sk-not-a-real-key-but-long-enough-to-count-here\n",
+        ".paqad/rag.ignore.yaml": "include:\n  - 'config/**'\n  - '.env.*'\n",
+    })  # fmt: skip
+    assert decisions(root)["config/.env.production.yaml"] == "ignore:env-file"

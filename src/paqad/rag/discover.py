@@ -195,6 +195,8 @@ class _Rules:
         is_dir_link: bool = False,
     ) -> str | None:
         """Layer-3 reason for a file (or a symlink), after ``include:`` globs had their say."""
+        if is_env_file(name):  # may hold secrets: no include: glob and no git tracking re-admits it
+            return "ignore:env-file"
         git_inh, other_inh = inherited
         git_r = git_inh or git_ignore_reason(levels, rel, False)
         if rel in self.tracked:  # git never ignores a tracked file
