@@ -30,9 +30,7 @@ from paqad.project import ProjectPaths
 SCHEMA_VERSION = 1
 
 
-def _m001_initial(db: sqlite3.Connection) -> None:
-    db.executescript(
-        """
+_M001_INITIAL = """
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS files (
             path TEXT PRIMARY KEY,
@@ -66,13 +64,12 @@ def _m001_initial(db: sqlite3.Connection) -> None:
             created_at REAL NOT NULL,
             PRIMARY KEY (model, text_hash)
         ) WITHOUT ROWID;
-        """
-    )
+"""
 
 
 # Numbered migrations (index = schema version reached). An index older than the first entry
 # we can migrate from is rebuilt with a stated reason.
-MIGRATIONS = [_m001_initial]
+MIGRATIONS = [_M001_INITIAL]  # SQL scripts; entry N brings the schema to version N
 
 
 @dataclass(frozen=True)
@@ -313,12 +310,10 @@ def open_store(paths: ProjectPaths, *, create: bool = False, readonly: bool = Fa
         db = _connect(db_path, readonly=readonly and not create)
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if create and version < SCHEMA_VERSION:
-            db.execute("BEGIN IMMEDIATE")
-            for number, migrate in enumerate(MIGRATIONS, start=1):
+            for number, script in enumerate(MIGRATIONS, start=1):
                 if version < number:
-                    migrate(db)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
+                    # One transaction per migration: the version moves only with its tables.
+                    db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
         elif version > SCHEMA_VERSION:
             raise PaqadError(f"{db_path}: index schema v{version} is newer than this paqad-ai (v{SCHEMA_VERSION}); upgrade paqad-ai or run `paqad-ai rag rebuild`")
     except sqlite3.DatabaseError as exc:
