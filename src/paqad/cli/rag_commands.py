@@ -216,6 +216,7 @@ def status_data(paths: ProjectPaths) -> dict:
             "chunks": state.counts.get("chunks", 0),
             "languages": state.counts.get("languages", {}),
             "cached_embeddings": state.counts.get("cached_embeddings", 0),
+            "rejected": json.loads(state.meta.get("rejected") or "{}"),
             "size_bytes": state.size_bytes,
             "built_at": state.meta.get("built_at"),
             "refreshed_at": state.meta.get("refreshed_at"),
@@ -281,6 +282,9 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         stdout.print(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
         stdout.print(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
         stdout.print(f"  languages: {langs}")
+        if idx["rejected"]:
+            skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
+            stdout.print(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
         stdout.print(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
     last = data["last_refresh"]
     if last:
@@ -352,16 +356,23 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     if as_json:
         click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
         return
-    table = Table(show_header=True, header_style="bold")
-    for col in ("#", "path:lines", "symbol", "score", "dense", "bm25", "floor", "relief", "gap"):
-        table.add_column(col, overflow="fold")
-    for row in rows:
-        table.add_row(
-            str(row["rank"]), f"{row['path']}:L{row['start_line']}-{row['end_line']}", row["symbol"] or "",
-            f"{row['score']:.3f}", str(row["dense_rank"] or "-"), str(row["lexical_rank"] or "-"),
-            "yes" if row["above_floor"] else "no", "yes" if row["above_relief"] else "no", f"{row['gap_to_floor']:+.3f}",
-        )
-    stdout.print(table)
+    if not stdout.is_terminal:
+        for row in rows:
+            click.echo(
+                f"{row['rank']:>2}  {row['score']:.3f}  {'floor' if row['above_floor'] else 'relief' if row['above_relief'] else 'below'}"
+                f"  {row['path']}:L{row['start_line']}-{row['end_line']}  {row['symbol'] or ''}"
+            )
+    else:
+        table = Table(show_header=True, header_style="bold")
+        for col in ("#", "path:lines", "symbol", "score", "dense", "bm25", "floor", "relief", "gap"):
+            table.add_column(col, overflow="fold")
+        for row in rows:
+            table.add_row(
+                str(row["rank"]), f"{row['path']}:L{row['start_line']}-{row['end_line']}", row["symbol"] or "",
+                f"{row['score']:.3f}", str(row["dense_rank"] or "-"), str(row["lexical_rank"] or "-"),
+                "yes" if row["above_floor"] else "no", "yes" if row["above_relief"] else "no", f"{row['gap_to_floor']:+.3f}",
+            )
+        stdout.print(table)
     if not rows:
         stdout.print("No results.")
 

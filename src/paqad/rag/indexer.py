@@ -10,6 +10,7 @@ transaction, so a killed build keeps what it paid for and leaves the previous in
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -261,6 +262,7 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
             "fingerprint": embedder.fingerprint,
             "refreshed_at": now,
             "generation": old_generation + 1,
+            "rejected": json.dumps(report.rejected, sort_keys=True),
         }
         if full:
             values["built_at"] = now

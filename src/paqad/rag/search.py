@@ -9,7 +9,9 @@ one; only those that help are on by default):
 - ``code``: a code-like query (identifiers in ``camelCase``/``snake_case``, ``()``, ``.``) prefers
   code chunks over prose (Markdown, text);
 - ``diversity``: the 2nd, 3rd, ... chunk of the same file is discounted so one file does not
-  crowd out the others.
+  crowd out the others;
+- ``tests``: test files are discounted unless the query mentions tests (a test names the
+  function it checks, so it often outranks the function itself).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from paqad.rag.lexical import STOPWORDS, fts_match_expression, query_terms
 from paqad.rag.results import SearchResult
 
 POOL_SIZE = 100  # candidates taken from each ranker before fusion
-ALL_SIGNALS = frozenset({"name", "definition", "code", "diversity"})
+ALL_SIGNALS = frozenset({"name", "definition", "code", "diversity", "tests"})
 DEFAULT_SIGNALS = ALL_SIGNALS
 
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
@@ -39,6 +41,15 @@ NAME_BOOST = 1.5
 DEFINITION_BOOST = 1.15
 CODE_BOOST = 1.2
 DIVERSITY_DECAY = 0.7
+TEST_PENALTY = 0.8
+
+_TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec|specs)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|/)conftest\.py$")
+_TEST_QUERY = re.compile(r"\btest|\bspec\b|\bfixture", re.IGNORECASE)
+
+
+def is_test_path(path: str) -> bool:
+    """True for files that hold tests: ``tests/``, ``test_x.py``, ``x_test.go``, ``x.spec.ts``, ``conftest.py``."""
+    return bool(_TEST_PATH.search(path))
 
 _CODE_LIKE = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\w\(|\w\.\w|::|->")
 
@@ -162,6 +173,7 @@ def fuse(
     if signals:
         terms = _name_terms(query) if "name" in signals else set()
         code_query = "code" in signals and is_code_like(query)
+        penalise_tests = "tests" in signals and not _TEST_QUERY.search(query)
         for cid, row in rows.items():
             factor = 1.0
             if terms and _names_match(row, terms):
@@ -170,6 +182,8 @@ def fuse(
                 factor *= DEFINITION_BOOST
             if code_query and row.language not in PROSE_LANGUAGES:
                 factor *= CODE_BOOST
+            if penalise_tests and is_test_path(row.path):
+                factor *= TEST_PENALTY
             scores[cid] *= factor
     order = sorted(scores, key=lambda cid: (-scores[cid], cid))
     if "diversity" in signals:

@@ -1,0 +1,359 @@
+"""End to end through the CLI: init, status, rebuild, clear, probe, refresh-context.
+
+Real model from the mirror, real SQLite file, real git repositories in temp dirs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import git, write_files
+from paqad.cli.main import main
+from paqad.config import load_settings
+from paqad.project import ProjectPaths
+from paqad.rag.embeddings.factory import get_embedder
+from paqad.rag.indexer import sync_index
+from paqad.rag.store import open_store
+
+BILLING = '''"""Billing: invoices and proration."""
+
+from decimal import Decimal
+
+
+class InvoiceNumberer:
+    """Hands out gap-free invoice numbers per year."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.counter = 0
+
+    def next_number(self, year: int) -> str:
+        self.counter += 1
+        return f"{self.prefix}-{year}-{self.counter:05d}"
+
+
+def prorate(amount: Decimal, days_used: int, days_in_period: int) -> Decimal:
+    """Charge only for the part of the period that was used."""
+    if days_in_period <= 0:
+        raise ValueError("empty period")
+    return (amount * days_used / days_in_period).quantize(Decimal("0.01"))
+'''
+
+RETRY = '''"""Calling flaky services again after a pause."""
+
+import random
+import time
+
+
+def call_with_backoff(fn, attempts: int = 5, base: float = 0.5):
+    """Call fn, sleeping base * 2**n seconds with jitter between failed attempts."""
+    for attempt in range(attempts):
+        try:
+            return fn()
+        except ConnectionError:
+            time.sleep(base * (2 ** attempt) * random.random())
+    raise RuntimeError("gave up after retries")
+'''
+
+AUTH = '''"""Password hashing and session tokens."""
+
+import hashlib
+import secrets
+
+
+def hash_password(password: str, salt: bytes) -> str:
+    """Derive a slow hash of the password with PBKDF2-HMAC-SHA256."""
+    return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex()
+
+
+def new_session_token() -> str:
+    """A random URL-safe token for a login session."""
+    return secrets.token_urlsafe(32)
+'''
+
+README = """# Demo service
+
+A tiny service used by the tests. It bills customers, retries flaky calls and logs people in.
+
+## Billing
+
+Invoices are numbered per year and partial months are prorated.
+"""
+
+PROJECT = {
+    "pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'demo service for tests'\n",
+    "src/demo/billing.py": BILLING,
+    "src/demo/retry.py": RETRY,
+    "src/demo/auth.py": AUTH,
+    "README.md": README,
+    ".env": "API_TOKEN=sk-this-must-never-be-indexed-0123456789abcdef\n",
+    "config/.env.production.yaml": "api_token: sk-this-must-never-be-indexed-0123456789abcdef\n",
+    "node_modules/left-pad/index.js": "module.exports = function leftPad(s, n) { return s.padStart(n); };\n",
+    ".gitignore": "build/\n",
+    "build/generated.py": "def generated_function_that_is_ignored():\n    return 'ignored by .gitignore'\n",
+}
+
+
+def run(*args: str, project: Path) -> tuple[int, str, str]:
+    """Run the CLI in-process; returns (exit code, stdout, stderr)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([*args, "--project-root", str(project)])
+    return code, out.getvalue(), err.getvalue()
+
+
+def status_json(project: Path) -> dict:
+    code, out, _ = run("rag", "status", "--json", project=project)
+    assert code == 0
+    return json.loads(out)
+
+
+@pytest.fixture
+def project(git_repo) -> Path:
+    return git_repo(PROJECT)
+
+
+def test_init_builds_the_index_and_status_reports_it(project):
+    code, out, err = run("rag", "init", "--provider", "local", project=project)
+    assert code == 0, err
+    assert out.startswith("Retrieval on (local, Xenova/all-MiniLM-L6-v2): indexed 5 files, ")
+    data = status_json(project)
+    assert data["settings"]["rag_enabled"] == {"value": True, "source": ".paqad/.config"}
+    idx = data["index"]
+    assert (idx["present"], idx["valid"], idx["provider"], idx["model"], idx["dimension"]) == (
+        True, True, "local", "Xenova/all-MiniLM-L6-v2", 384)
+    assert idx["files"] == 5
+    assert idx["languages"] == {"python": 3, "markdown": 1, "toml": 1}
+    assert idx["rejected"]["ignore:env-file"] == 1
+    assert idx["rejected"]["ignore:gitignore"] == 1
+    assert idx["rejected"]["ignore:default-dir"] == 1
+    gitignore = (project / ".paqad" / ".gitignore").read_text().splitlines()
+    assert "vectors/" in gitignore and "secrets.env" in gitignore
+    with open_store(ProjectPaths(project), readonly=True) as store:
+        paths = sorted(r[0] for r in store.db.execute("SELECT DISTINCT path FROM chunks"))
+        texts = " ".join(r[0] for r in store.db.execute("SELECT text FROM chunks"))
+        rows = store.db.execute(
+            "SELECT start_line, end_line, symbol FROM chunks WHERE path = 'src/demo/retry.py' ORDER BY start_line").fetchall()
+    assert paths == ["README.md", "pyproject.toml", "src/demo/auth.py", "src/demo/billing.py", "src/demo/retry.py"]
+    assert "sk-this-must-never-be-indexed" not in texts and "ignored by .gitignore" not in texts
+    assert rows[-1][1] == 14 and rows[0][0] == 1  # every line of the file is covered
+    assert ("call_with_backoff" in {r[2] for r in rows})
+
+
+def test_init_twice_keeps_the_index_unless_yes(project):
+    assert run("rag", "init", project=project)[0] == 0
+    built = status_json(project)["index"]["built_at"]
+    code, out, err = run("rag", "init", project=project)
+    assert code == 0
+    assert "Index already built (5 files" in err
+    assert out.endswith("index up to date (5 files, " + str(status_json(project)["index"]["chunks"]) + " chunks)\n")
+    assert status_json(project)["index"]["built_at"] == built
+    code, out, _ = run("rag", "init", "--yes", project=project)
+    chunks = status_json(project)["index"]["chunks"]
+    assert out.rstrip().endswith(f"indexed 5 files, {chunks} chunks (0 embedded, {chunks} cached) in " + out.rstrip().split(" in ")[-1])
+
+
+def test_clear_deletes_vectors_only_and_keeps_secrets(project):
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    write_files(project, {".paqad/secrets.env": "OPENAI_API_KEY=sk-keep-me\n", ".paqad/.config": paths.local_config.read_text() + "rag_top_n=7\n"})
+    code, _, err = run("rag", "clear", project=project)
+    assert code == 2 and "without --yes" in err and paths.vectors_dir.exists()
+    code, out, _ = run("rag", "clear", "--yes", project=project)
+    assert code == 0 and not paths.vectors_dir.exists()
+    assert paths.secrets_file.read_text() == "OPENAI_API_KEY=sk-keep-me\n"
+    settings = load_settings(paths)
+    assert settings.rag_enabled is False and settings.rag_top_n == 7
+
+
+def test_precision_change_makes_the_index_stale_then_rebuild_is_clean(project, monkeypatch):
+    assert run("rag", "init", project=project)[0] == 0
+    monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PRECISION", "fp32")
+    idx = status_json(project)["index"]
+    assert idx["valid"] is False
+    assert idx["stale_reasons"] == ["model precision changed: index has int8, settings want fp32"]
+    code, out, _ = run("rag", "rebuild", project=project)
+    assert code == 0
+    idx = status_json(project)["index"]
+    assert idx["valid"] is True and idx["stale_reasons"] == []
+    with open_store(ProjectPaths(project), readonly=True) as store:
+        meta = store.meta()
+        models = {r[0] for r in store.db.execute(
+            "SELECT DISTINCT e.model FROM chunks c JOIN embeddings e ON e.text_hash = c.embed_hash AND e.model = ?",
+            (meta["fingerprint"],))}
+        unmatched = store.db.execute(
+            "SELECT COUNT(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_hash = c.embed_hash)",
+            (meta["fingerprint"],)).fetchone()[0]
+    assert meta["fingerprint"].startswith("Xenova/all-MiniLM-L6-v2|onnx/model.onnx|")
+    assert len(models) == 1 and unmatched == 0
+
+
+def test_dimension_change_via_provider_switch_never_mixes_vectors(project, monkeypatch):
+    """384-d local index, then OpenAI (1536-d, fake server on 127.0.0.1), then back to local."""
+    from fake_providers import FakeEmbeddingServer
+
+    assert run("rag", "init", project=project)[0] == 0
+    with FakeEmbeddingServer("openai", 1536, "sk-test-key-for-fake-server") as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key-for-fake-server")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        code, out, err = run("rag", "init", "--provider", "openai", "--yes", project=project)
+        assert code == 0, err
+        idx = status_json(project)["index"]
+        assert (idx["provider"], idx["model"], idx["dimension"], idx["valid"]) == ("openai", "text-embedding-3-small", 1536, True)
+    monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PROVIDER", "local")
+    monkeypatch.setenv("PAQAD_RAG_EMBEDDING_MODEL", "Xenova/all-MiniLM-L6-v2")
+    idx = status_json(project)["index"]
+    assert idx["valid"] is False
+    assert idx["stale_reasons"][0] == "provider changed: index has openai, settings want local"
+    code, out, _ = run("rag", "probe", "prorate a partial month", "--json", project=project)
+    assert code == 0
+    idx = status_json(project)["index"]
+    assert (idx["dimension"], idx["valid"]) == (384, True)
+    top = json.loads(out)["results"][0]
+    assert (top["path"], top["symbol"]) == ("src/demo/billing.py", "prorate")
+
+
+def test_probe_json_rows_and_floor_fields(project):
+    assert run("rag", "init", project=project)[0] == 0
+    code, out, _ = run("rag", "probe", "hash_password", "--json", "--top-n", "3", project=project)
+    assert code == 0
+    data = json.loads(out)
+    assert (data["threshold"], data["relief_floor"]) == (0.75, 0.35)
+    first = data["results"][0]
+    assert (first["rank"], first["path"], first["symbol"], first["start_line"], first["end_line"]) == (
+        1, "src/demo/auth.py", "hash_password", 7, 9)
+    assert set(first) >= {"score", "fused_rank", "above_floor", "above_relief", "gap_to_floor"}
+    assert first["gap_to_floor"] == round(first["score"] - 0.75, 4)
+    assert len(data["results"]) == 3
+
+
+def test_probe_user_errors_exit_2_with_one_line(project, tmp_path):
+    code, _, err = run("rag", "probe", "anything", project=project)
+    assert code == 2 and err == "paqad-ai: error: no index here; run `paqad-ai rag init` first\n"
+    code, _, err = run("rag", "probe", "--query-file", str(tmp_path / "missing.txt"), project=project)
+    assert code == 2 and err.startswith("paqad-ai: error: --query-file ") and err.count("\n") == 1
+
+
+def test_edit_rename_and_delete_are_seen_at_once(project):
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    retry = project / "src/demo/retry.py"
+    retry.write_text(RETRY.replace("call_with_backoff", "call_patiently"))
+    (project / "src/demo/auth.py").unlink()
+    code, out, _ = run("rag", "probe", "call_patiently", "--json", "--top-n", "1", project=project)
+    top = json.loads(out)["results"][0]
+    assert (top["path"], top["symbol"]) == ("src/demo/retry.py", "call_patiently")
+    with open_store(paths, readonly=True) as store:
+        assert store.db.execute("SELECT COUNT(*) FROM chunks WHERE path = 'src/demo/auth.py'").fetchone()[0] == 0
+        assert store.db.execute("SELECT COUNT(*) FROM files WHERE path = 'src/demo/auth.py'").fetchone()[0] == 0
+        symbols = {r[0] for r in store.db.execute("SELECT symbol FROM chunks WHERE path = 'src/demo/retry.py'")}
+    assert "call_patiently" in symbols and "call_with_backoff" not in symbols
+
+
+def _index_snapshot(paths: ProjectPaths) -> list[tuple]:
+    with open_store(paths, readonly=True) as store:
+        return store.db.execute(
+            "SELECT path, start_line, end_line, symbol, text, embed_hash FROM chunks ORDER BY path, start_line").fetchall()
+
+
+def test_branch_switch_equals_a_fresh_build_and_embeds_nothing_seen_before(project, tmp_path):
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    settings = load_settings(paths)
+    embedder = get_embedder(settings, paths)
+    git(project, "checkout", "-q", "-b", "feature")
+    write_files(project, {"src/demo/refunds.py": '"""Refunds."""\n\n\ndef refund(invoice_id: str, cents: int) -> dict:\n    """Give money back for an invoice."""\n    return {"invoice": invoice_id, "cents": -cents}\n'})
+    (project / "src/demo/retry.py").write_text(RETRY.replace("attempts: int = 5", "attempts: int = 8"))
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "refunds")
+    on_feature = sync_index(paths, settings, embedder)
+    assert (on_feature.files_changed, on_feature.files_removed) == (2, 0)
+    assert on_feature.embedded > 0
+    git(project, "checkout", "-q", "main")
+    back = sync_index(paths, settings, embedder)
+    assert (back.files_changed, back.files_removed, back.embedded) == (1, 1, 0)
+    main_snapshot = _index_snapshot(paths)
+    git(project, "checkout", "-q", "feature")
+    again = sync_index(paths, settings, embedder)
+    assert again.embedded == 0
+    feature_snapshot = _index_snapshot(paths)
+    fresh = git_fresh_copy(project, tmp_path / "fresh")
+    fresh_paths = ProjectPaths(fresh)
+    sync_index(fresh_paths, settings, embedder, full=True)
+    assert _index_snapshot(fresh_paths) == feature_snapshot
+    assert main_snapshot != feature_snapshot
+
+
+def git_fresh_copy(project: Path, dest: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", str(project), str(dest)], check=True)
+    return dest
+
+
+def test_renamed_file_costs_no_embedding(project):
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    settings = load_settings(paths)
+    (project / "src/demo/retry.py").rename(project / "src/demo/resilience.py")
+    report = sync_index(paths, settings, get_embedder(settings, paths))
+    assert (report.files_changed, report.files_removed, report.embedded) == (1, 1, 0)
+
+
+def test_refresh_context_writes_the_section_for_the_last_prompt(project):
+    from paqad.rag.query import record_prompt
+
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    write_files(project, {".paqad/context/session-context.md": "# Session\n\n## Notes\nkeep me\n"})
+    record_prompt(paths, "where do we retry flaky calls with exponential backoff?")
+    code, out, _ = run("rag", "refresh-context", project=project)
+    assert code == 0
+    assert "query from prompt" in out
+    text = paths.session_context.read_text()
+    assert text.startswith("# Session\n\n## Notes\nkeep me\n")
+    section = text[text.index("## Retrieved context"):]
+    assert "src/demo/retry.py:L" in section
+    assert "call_with_backoff" in section
+
+
+def test_refresh_context_with_retrieval_off_says_why(project):
+    code, out, _ = run("rag", "refresh-context", project=project)
+    assert (code, out) == (0, "retrieval is off (rag_enabled=false); nothing to do\n")
+
+
+def test_killed_rebuild_leaves_the_previous_index_usable(project, tmp_path):
+    """SIGKILL a full rebuild half-way through embedding: the old index still answers."""
+    paths = ProjectPaths(project)
+    many = {f"src/demo/handlers/h{i:03d}.py": f'def handle_{i:03d}(event):\n    """Handle event kind {i} for the demo service."""\n    return {{"kind": {i}, "ok": True, "note": "handler number {i}"}}\n' for i in range(400)}
+    assert run("rag", "init", project=project)[0] == 0
+    before = _index_snapshot(paths)
+    write_files(project, many)
+    env = dict(os.environ, PAQAD_RAG_EMBEDDING_PRECISION="fp32")  # a full rebuild that must embed everything
+    proc = subprocess.Popen([sys.executable, "-m", "paqad.cli.main", "rag", "rebuild", "--project-root", str(project)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 60
+    # wait until the rebuild has committed some cache batches, then kill it
+    while time.monotonic() < deadline:
+        with open_store(paths, readonly=True) as store:
+            fp32 = store.db.execute("SELECT COUNT(*) FROM embeddings WHERE model LIKE '%onnx/model.onnx%'").fetchone()[0]
+        if fp32 >= 64 or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert fp32 >= 64
+    assert _index_snapshot(paths) == before
+    idx = status_json(project)["index"]
+    assert idx["valid"] is True and idx["files"] == 5
+    code, out, _ = run("rag", "probe", "prorate", "--json", "--no-sync", "--top-n", "1", project=project)
+    assert json.loads(out)["results"][0]["symbol"] == "prorate"
