@@ -21,7 +21,7 @@ import subprocess
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
@@ -148,9 +148,10 @@ class _Rules:
     tracked_dirs: frozenset[str]
     rag: RagIgnore
     max_file_size: int
+    known: Mapping[str, tuple[int, int]]
 
     @classmethod
-    def load(cls, root: Path, max_file_size: int) -> _Rules:
+    def load(cls, root: Path, max_file_size: int, known: Mapping[str, tuple[int, int]] | None = None) -> _Rules:
         stacks = tuple(detect_stacks(root))
         levels, tracked = _base_levels(root)
         tracked_dirs = {
@@ -167,6 +168,7 @@ class _Rules:
             tracked_dirs=frozenset(tracked_dirs),
             rag=load_rag_ignore(ProjectPaths(root).ignore_yaml),
             max_file_size=max_file_size,
+            known=known or {},
         )
 
     def dir_layer3(
@@ -241,6 +243,10 @@ class _Rules:
             st = path.lstat()
         except OSError:
             return FilterDecision(rel, False, "check:unreadable")
+        if self.known.get(rel) == (st.st_size, st.st_mtime_ns):
+            # Indexed before with this size and mtime: its content passed layer 4 then, and the
+            # indexer trusts the same (size, mtime) pair, so skip reading it again.
+            return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
         reason = content_reason(path, st.st_size, self.max_file_size)
         if reason is not None:
             return FilterDecision(rel, False, reason)
@@ -258,8 +264,15 @@ def _push_gitignore(levels: list[IgnoreLevel], folder: Path, rel_dir: str) -> li
     return levels
 
 
-def discover(root: Path, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> Discovery:
+def discover(
+    root: Path,
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+    known: Mapping[str, tuple[int, int]] | None = None,
+) -> Discovery:
     """Walk ``root`` and decide every file (DESIGN §5). ``max_file_size`` is in bytes.
+
+    ``known`` maps already-indexed paths to their ``(size bytes, mtime_ns)``; a file whose stat
+    still matches skips the layer-4 content read (a sync with nothing changed reads no file).
 
     Raises :class:`~paqad.errors.PaqadError` if ``root`` is not a folder or
     ``.paqad/rag.ignore.yaml`` is malformed. Unreadable folders are skipped silently.
@@ -267,7 +280,7 @@ def discover(root: Path, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> Discover
     root = Path(root).resolve()
     if not root.is_dir():
         raise PaqadError(f"{root}: project root is not a folder; pass --project-root PATH")
-    rules = _Rules.load(root, max_file_size)
+    rules = _Rules.load(root, max_file_size, known)
     eligible: list[FilterDecision] = []
     rejected: list[FilterDecision] = []
     root_levels = _push_gitignore(list(rules.base_levels), root, "")

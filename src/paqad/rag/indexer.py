@@ -165,12 +165,13 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
     report.full = full = full or bool(reasons)
 
     tick("discover", 0, 1)
-    found = discover(paths.root, max_file_size=settings.rag_max_file_size)
+    existing = {} if full else store.files()
+    known = {path: (row.size, row.mtime_ns) for path, row in existing.items()}
+    found = discover(paths.root, max_file_size=settings.rag_max_file_size, known=known)
     report.rejected = found.reason_counts()
     report.files_total = len(found.eligible)
     tick("discover", 1, 1)
 
-    existing = {} if full else store.files()
     eligible_paths = {d.path for d in found.eligible}
     removed = sorted(set(existing) - eligible_paths)
     changed: list[tuple[store_mod.FileRow, list[Chunk]]] = []
