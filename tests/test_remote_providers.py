@@ -472,7 +472,6 @@ def test_key_never_in_any_output(openai_server, voyage_server, paths, monkeypatc
 
 
 def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_server, git_repo, monkeypatch):
-    pytest.importorskip("paqad.rag.chunking", reason="the chunker is not in the tree yet")
     from conftest import write_files
     from paqad.config import load_settings
     from paqad.rag import indexer
