@@ -1,0 +1,602 @@
+"""Chunker: natural boundaries per language, budget, merging, fallbacks (DESIGN §6)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+
+import pytest
+
+from paqad.rag import chunking
+from paqad.rag.chunking import CHUNKER_VERSION, MAX_CHUNK_CHARS, Chunk, chunk_file, embedding_text
+from paqad.rag.languages import LANGUAGES, SOURCE_LANGUAGES, language_for_path, language_for_shebang
+
+FIXTURES = Path(__file__).parent / "fixtures" / "chunking"
+SMALL = 200  # a budget small enough to open every fixture class into its methods
+
+
+def read(name: str) -> str:
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+def file_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def assert_well_formed(text: str, chunks: list[Chunk], max_chars: int = MAX_CHUNK_CHARS) -> None:
+    """Ordered, non-overlapping, every non-blank line in exactly one chunk, exact texts."""
+    lines = file_lines(text)
+    owners = [0] * len(lines)
+    previous_end = 0
+    for chunk in chunks:
+        assert previous_end < chunk.start_line <= chunk.end_line <= len(lines)
+        previous_end = chunk.end_line
+        assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
+        assert chunk.text.split("\n")[0].strip() and chunk.text.split("\n")[-1].strip()
+        assert len(chunk.text) <= max_chars or chunk.start_line == chunk.end_line
+        assert chunk.kind in chunking.KINDS
+        for row in range(chunk.start_line - 1, chunk.end_line):
+            owners[row] += 1
+    for row, line in enumerate(lines):
+        if line.strip():
+            assert owners[row] == 1, f"line {row + 1} {line!r} is in {owners[row]} chunks"
+
+
+def table(chunks: list[Chunk]) -> list[tuple[int, int, str, str | None]]:
+    return [(c.start_line, c.end_line, c.kind, c.symbol) for c in chunks]
+
+
+# Per language: fixture, chunks at the default budget, chunks at SMALL (classes opened).
+LANGUAGE_CASES = {
+    "python": (
+        "sample.py",
+        [(1, 6, "module", None), (9, 29, "class", "UserService"), (32, 35, "function", "make_service")],
+        [
+            (1, 6, "module", None),
+            (9, 14, "class", "UserService"),
+            (16, 20, "method", "UserService.get_user"),
+            (21, 23, "method", "UserService.get_user"),
+            (25, 26, "method", "UserService.normalize_email"),
+            (27, 29, "method", "UserService.normalize_email"),
+            (32, 35, "function", "make_service"),
+        ],
+    ),
+    "javascript": (
+        "sample.js",
+        [
+            (1, 4, "module", None),
+            (6, 21, "class", "Session"),
+            (23, 27, "function", "loadConfig"),
+            (29, 31, "function", "helper"),
+        ],
+        [
+            (1, 4, "module", None),
+            (6, 9, "class", "Session"),
+            (10, 14, "method", "Session.constructor"),
+            (16, 21, "method", "Session.request"),
+            (23, 27, "function", "loadConfig"),
+            (29, 31, "function", "helper"),
+        ],
+    ),
+    "typescript": (
+        "sample.ts",
+        [
+            (1, 2, "module", None),
+            (4, 6, "class", "UserRepository"),
+            (8, 27, "class", "UserService"),
+            (29, 31, "function", "formatUser"),
+        ],
+        [
+            (1, 2, "module", None),
+            (4, 6, "class", "UserRepository"),
+            (8, 10, "class", "UserService"),
+            (12, 12, "method", "UserService.constructor"),
+            (14, 18, "method", "UserService.getUser"),
+            (19, 22, "method", "UserService.getUser"),
+            (24, 27, "method", "UserService.clearCache"),
+            (29, 31, "function", "formatUser"),
+        ],
+    ),
+    "tsx": (
+        "sample.tsx",
+        [(1, 4, "module", None), (6, 20, "class", "UserList"), (22, 25, "function", "Counter")],
+        [
+            (1, 4, "module", None),
+            (6, 6, "class", "UserList"),  # too long to join render within the budget
+            (7, 15, "method", "UserList.render"),
+            (17, 20, "method", "UserList.componentDidMount"),
+            (22, 25, "function", "Counter"),
+        ],
+    ),
+    "go": (
+        "sample.go",
+        [
+            (1, 6, "module", None),
+            (8, 12, "class", "Server"),
+            (14, 18, "method", "Server.Start"),
+            (20, 22, "method", "Server.Addr"),
+            (24, 27, "function", "NewServer"),
+        ],
+        None,  # same at SMALL: Go methods are top-level already
+    ),
+    "rust": (
+        "sample.rs",
+        [
+            (1, 2, "module", None),
+            (4, 8, "class", "UserCache"),
+            (10, 19, "impl", "UserCache"),
+            (21, 25, "impl", "UserCache"),
+            (27, 29, "function", "parse_id"),
+        ],
+        [
+            (1, 2, "module", None),
+            (4, 8, "class", "UserCache"),
+            (10, 14, "method", "UserCache.new"),  # the one-line `impl UserCache {` joins it
+            (16, 19, "method", "UserCache.get"),
+            (21, 25, "impl", "UserCache"),
+            (27, 29, "function", "parse_id"),
+        ],
+    ),
+    "java": (
+        "Sample.java",
+        [(1, 4, "module", None), (6, 23, "class", "UserService")],
+        [
+            (1, 4, "module", None),
+            (6, 10, "class", "UserService"),
+            (12, 13, "method", "UserService.UserService"),
+            (15, 18, "method", "UserService.toString"),
+            (20, 23, "method", "UserService.getUser"),
+        ],
+    ),
+    "kotlin": (
+        "sample.kt",
+        [(1, 3, "module", None), (5, 17, "class", "UserService"), (19, 19, "function", "formatUser")],
+        [
+            (1, 3, "module", None),
+            (5, 7, "class", "UserService"),
+            (9, 11, "method", "UserService.getUser"),
+            (13, 17, "method", "UserService.clear"),
+            (19, 19, "function", "formatUser"),
+        ],
+    ),
+    "c": (
+        "sample.c",
+        [
+            (1, 4, "module", None),
+            (6, 9, "class", "user"),
+            (11, 15, "function", "print_user"),
+            (17, 22, "function", "main"),
+        ],
+        None,
+    ),
+    "cpp": (
+        "sample.cpp",
+        [
+            (1, 4, "module", None),
+            (6, 19, "class", "UserService"),
+            (21, 23, "method", "UserService.capacity"),
+            (25, 25, "module", None),
+            (27, 30, "function", "main"),
+        ],
+        [
+            (1, 4, "module", None),
+            (6, 8, "class", "UserService"),
+            (9, 9, "method", "UserService.UserService"),
+            (11, 14, "method", "UserService.getUser"),
+            (16, 19, "class", "UserService"),  # private fields after the methods
+            (21, 23, "method", "UserService.capacity"),
+            (25, 25, "module", None),
+            (27, 30, "function", "main"),
+        ],
+    ),
+    "csharp": (
+        "sample.cs",
+        [(1, 5, "module", None), (6, 21, "class", "UserService"), (23, 27, "class", "Program")],
+        [
+            (1, 5, "module", None),
+            (6, 9, "class", "UserService"),
+            (11, 15, "method", "UserService.Find"),
+            (17, 21, "method", "UserService.GetUser"),
+            (23, 27, "class", "Program"),
+        ],
+    ),
+    "ruby": (
+        "sample.rb",
+        [(1, 2, "module", None), (4, 22, "class", "Users"), (24, 26, "function", "format_user")],
+        [
+            (1, 2, "module", None),
+            (4, 7, "class", "Users.UserService"),
+            (9, 12, "method", "Users.UserService.initialize"),
+            (14, 16, "method", "Users.UserService.get_user"),
+            (18, 22, "method", "Users.UserService.default"),
+            (24, 26, "function", "format_user"),
+        ],
+    ),
+    "php": (
+        "sample.php",
+        [(1, 6, "module", None), (8, 25, "class", "UserService"), (27, 30, "function", "format_user")],
+        [
+            (1, 6, "module", None),
+            (8, 13, "class", "UserService"),
+            (15, 18, "method", "UserService.getUser"),
+            (20, 25, "method", "UserService.clear"),
+            (27, 30, "function", "format_user"),
+        ],
+    ),
+    "swift": (
+        "sample.swift",
+        # The extension and the free function are both tiny: merged, labelled by neither.
+        [(1, 2, "module", None), (4, 20, "class", "UserService"), (22, 28, "block", None)],
+        [
+            (1, 2, "module", None),
+            (4, 6, "class", "UserService"),
+            (8, 8, "method", "UserService.init"),
+            (10, 12, "method", "UserService.getUser"),
+            (14, 20, "method", "UserService.clear"),
+            (22, 24, "impl", "UserService"),
+            (26, 28, "function", "formatUser"),
+        ],
+    ),
+    "scala": (
+        "sample.scala",
+        [(1, 4, "module", None), (6, 16, "class", "UserService"), (18, 22, "block", None)],
+        [
+            (1, 4, "module", None),
+            (6, 8, "class", "UserService"),
+            (10, 11, "method", "UserService.getUser"),
+            (13, 16, "method", "UserService.clear"),
+            (18, 20, "class", "UserService"),
+            (22, 22, "function", "formatUser"),
+        ],
+    ),
+    "bash": (
+        "sample.sh",
+        [(1, 5, "module", None), (7, 15, "block", None), (17, 17, "module", None)],
+        [
+            (1, 5, "module", None),
+            (7, 10, "function", "log"),
+            (12, 15, "function", "build"),
+            (17, 17, "module", None),
+        ],
+    ),
+    "lua": (
+        "sample.lua",
+        [
+            (1, 6, "module", None),
+            (8, 13, "method", "UserService.new"),
+            (15, 20, "method", "UserService.get_user"),
+            (22, 24, "function", "format_user"),
+            (26, 26, "module", None),
+        ],
+        None,
+    ),
+}
+
+
+def test_every_source_language_has_a_case():
+    assert set(LANGUAGE_CASES) == SOURCE_LANGUAGES
+    assert len(SOURCE_LANGUAGES) == 17
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGE_CASES))
+def test_language_fixture_chunks(language):
+    name, expected, expected_small = LANGUAGE_CASES[language]
+    text = read(name)
+    assert language_for_path(f"src/{name}") == language
+
+    chunks = chunk_file(f"src/{name}", text)
+    assert table(chunks) == expected
+    assert all(c.language == language and c.path == f"src/{name}" for c in chunks)
+    assert_well_formed(text, chunks)
+
+    small = chunk_file(f"src/{name}", text, max_chars=SMALL)
+    assert table(small) == (expected_small or expected)
+    assert_well_formed(text, small, SMALL)
+
+
+@pytest.mark.parametrize(
+    ("name", "symbol", "signature"),
+    [
+        ("sample.py", "UserService.normalize_email", "def normalize_email(email: str) -> str:"),
+        ("sample.go", "Server.Start", "func (s *Server) Start() error {"),
+        ("Sample.java", "UserService.toString", "public String toString() {"),
+        ("sample.rs", "UserCache.get", "pub fn get(&self, id: u64) -> Option<&String> {"),
+        ("sample.c", "print_user", "static void print_user(const struct user *u)"),
+        ("sample.cpp", "UserService.capacity", "int UserService::capacity() const {"),
+        ("sample.cs", "UserService.Find", "public string Find(long id)"),
+        ("sample.kt", "UserService.clear", "fun clear() {"),
+        ("sample.lua", "UserService.get_user", "function UserService:get_user(id)"),
+    ],
+)
+def test_signature_is_the_line_that_names_the_definition(name, symbol, signature):
+    chunks = chunk_file(name, read(name), max_chars=SMALL)
+    assert {c.signature for c in chunks if c.symbol == symbol} == {signature}
+
+
+def test_decorators_and_doc_comments_belong_to_the_definition():
+    lines = file_lines(read("sample.py"))
+    chunks = chunk_file("sample.py", read("sample.py"), max_chars=SMALL)
+    method = next(c for c in chunks if c.symbol == "UserService.normalize_email")
+    assert lines[method.start_line - 1] == "    @staticmethod"
+    go = chunk_file("sample.go", read("sample.go"))
+    assert go[2].text.startswith("// Start listens on the configured address.\nfunc (s *Server) Start()")
+    java = chunk_file("Sample.java", read("Sample.java"), max_chars=SMALL)
+    assert java[1].text.startswith("/**\n * Looks users up with a cache.\n */\npublic class UserService {")
+    assert java[3].text.startswith("    @Override\n    public String toString() {")
+
+
+def test_markdown_sections_by_heading_path():
+    text = read("README.md")
+    chunks = chunk_file("docs/README.md", text)
+    assert chunks[0].language == "markdown"
+    # "Demo" has little text of its own, so it takes its subsections while they fit.
+    assert table(chunks) == [
+        (1, 3, "section", None),
+        (5, 28, "section", "Demo"),
+        (30, 33, "section", "Configuration"),
+    ]
+    assert_well_formed(text, chunks)
+    small = chunk_file("docs/README.md", text, max_chars=120)
+    assert table(small) == [
+        (1, 3, "section", None),
+        (5, 7, "section", "Demo"),
+        (9, 11, "section", "Demo > Install"),
+        (13, 18, "section", "Demo > Install > From source"),  # `# this is not a heading` is code
+        (20, 22, "section", "Demo > Install > From PyPI"),
+        (24, 26, "section", "Demo > Usage"),
+        (27, 27, "section", "Demo > Usage"),
+        (28, 28, "section", "Demo > Usage"),
+        (30, 33, "section", "Configuration"),  # setext heading
+    ]
+    assert_well_formed(text, small, 120)
+
+
+def test_yaml_top_level_keys():
+    text = read("config.yaml")
+    small = chunk_file("config.yaml", text, max_chars=120)
+    assert table(small) == [
+        (1, 2, "block", None),
+        (3, 3, "key", "name"),
+        (5, 7, "key", "on"),
+        (9, 10, "key", "jobs"),  # its comment line is above it
+        (11, 15, "key", "jobs"),  # oversized key cut at its second-level keys
+        (16, 19, "key", "jobs"),
+        (21, 21, "key", "quoted key"),
+    ]
+    assert_well_formed(text, small, 120)
+    chunks = chunk_file("config.yaml", text)
+    # name and on are tiny neighbours: merged into one block that names neither.
+    assert table(chunks) == [
+        (1, 2, "block", None),
+        (3, 7, "block", None),
+        (9, 19, "key", "jobs"),
+        (21, 21, "key", "quoted key"),
+    ]
+
+
+def test_json_top_level_keys():
+    text = read("package.json")
+    small = chunk_file("package.json", text, max_chars=120)
+    assert table(small) == [
+        (1, 2, "key", "name"),  # the lone "{" joins the first key
+        (3, 3, "key", "version"),
+        (4, 8, "key", "scripts"),
+        (9, 13, "key", "dependencies"),  # the closing "}" stays with the last key
+    ]
+    assert_well_formed(text, small, 120)
+    assert table(chunk_file("package.json", text))[1:] == [(4, 8, "key", "scripts"), (9, 13, "key", "dependencies")]
+    one_line = '{"a": 1, "b": {"c": [1, 2]}}'
+    assert table(chunk_file("x.json", one_line)) == [(1, 1, "block", None)]
+
+
+def test_toml_tables():
+    text = read("settings.toml")
+    small = chunk_file("settings.toml", text, max_chars=120)
+    assert table(small) == [
+        (1, 2, "block", None),
+        (4, 9, "key", "server"),  # "[not.a.table]" inside a multi-line string is not a table
+        (11, 13, "key", "logging"),
+        (15, 16, "key", "plugins"),
+    ]
+    assert_well_formed(text, small, 120)
+
+
+def test_text_paragraphs():
+    text = read("notes.txt")
+    assert table(chunk_file("notes.txt", text)) == [(1, 9, "block", None)]
+    small = chunk_file("notes.txt", text, max_chars=120)
+    assert table(small) == [(1, 1, "block", None), (3, 4, "block", None), (6, 7, "block", None), (9, 9, "block", None)]
+    assert_well_formed(text, small, 120)
+    dockerfile = "FROM python:3.12\n\nRUN pip install paqad-ai\nCMD [\"paqad-ai\"]\n"
+    chunks = chunk_file("Dockerfile", dockerfile)
+    assert [(c.language, c.start_line, c.end_line) for c in chunks] == [("dockerfile", 1, 4)]
+
+
+def test_oversized_function_is_cut_at_statements_and_keeps_its_symbol():
+    body = "\n".join(f"    total += compute_value_{i}(items, offset={i})  # step {i}" for i in range(60))
+    text = f'import os\n\n\ndef process(items, offset):\n    """Sum many things."""\n    total = 0\n{body}\n    return total\n'
+    chunks = chunk_file("big.py", text)
+    assert_well_formed(text, chunks)
+    assert table(chunks)[0] == (1, 1, "module", None)
+    parts = chunks[1:]
+    assert len(parts) == 5
+    assert {(c.symbol, c.kind, c.signature) for c in parts} == {("process", "function", "def process(items, offset):")}
+    assert parts[0].start_line == 4 and parts[-1].end_line == 67
+    assert all(len(c.text) <= MAX_CHUNK_CHARS for c in parts)
+    assert all(b.start_line == a.end_line + 1 for a, b in zip(parts, parts[1:]))  # no gaps: no blank lines
+
+
+def test_oversized_class_is_split_into_header_and_methods():
+    def method(name: str) -> str:
+        lines = "\n".join(f"        self.values.append(self.{name}_{i} * {i})" for i in range(12))
+        return f"    def {name}(self):\n{lines}\n        return self.values\n"
+
+    text = (
+        "class Report:\n"
+        '    """Collects values."""\n'
+        "    values: list\n\n" + method("first") + "\n" + method("second") + "\n" + method("third")
+    )
+    chunks = chunk_file("report.py", text)
+    assert_well_formed(text, chunks)
+    assert table(chunks) == [
+        (1, 3, "class", "Report"),
+        (5, 18, "method", "Report.first"),
+        (20, 33, "method", "Report.second"),
+        (35, 48, "method", "Report.third"),
+    ]
+    assert chunks[0].signature == "class Report:"
+
+
+def test_small_neighbours_merge_without_mislabelling():
+    text = (
+        "def a():\n    return 1\n\n"
+        "def b():\n    return 2\n\n"
+        "class P:\n    pass\n\n"
+        "class Q:\n    pass\n"
+    )
+    # Four tiny definitions: one block that names none of them.
+    assert table(chunk_file("tiny.py", text)) == [(1, 11, "block", None)]
+
+    getters = "\n".join(f"    def get_{n}(self):\n        return self._{n}\n" for n in ("x", "y", "z"))
+    work = "\n".join(f"        step_{i} = self.compute(step_{i - 1}, {i})" for i in range(1, 25))
+    text = f"class Point:\n    def work(self):\n        step_0 = 0\n{work}\n        return step_24\n\n{getters}"
+    chunks = chunk_file("point.py", text)
+    assert_well_formed(text, chunks)
+    # The class does not fit: its tiny getters merge into one block labelled with the class.
+    assert table(chunks)[-1] == (30, 37, "block", "Point")
+    assert chunks[-1].signature is None
+    assert all(c.symbol in ("Point", "Point.work") for c in chunks)
+
+
+def test_nested_brackets_fall_back_to_line_windows():
+    text = "x = " + "(\n" * 5000 + "1\n" + ")\n" * 5000
+    chunks = chunk_file("deep.py", text)
+    assert_well_formed(text, chunks)
+    assert {c.kind for c in chunks} == {"window"}
+    assert {c.symbol for c in chunks} == {None}
+    assert chunks[0].start_line == 1 and chunks[-1].end_line == 10001
+
+
+@pytest.mark.parametrize("name", [f"garbage.{ext}" for ext in ("py", "js", "c", "rb", "md", "yaml", "json", "toml")])
+def test_garbage_never_raises_and_loses_no_line(name):
+    rng = random.Random(7)
+    text = "".join(chr(rng.randrange(0, 0x2FF)) for _ in range(6000))
+    chunks = chunk_file(name, text)
+    assert chunks
+    assert_well_formed(text, chunks)
+
+
+def test_parse_timeout_and_size_guard_fall_back_to_windows(monkeypatch):
+    text = read("sample.py")
+    monkeypatch.setattr(chunking, "PARSE_TIMEOUT_SECONDS", 0.0)
+    chunks = chunk_file("sample.py", text)
+    assert {c.kind for c in chunks} == {"window"}
+    assert_well_formed(text, chunks)
+    monkeypatch.setattr(chunking, "PARSE_TIMEOUT_SECONDS", 5.0)
+    assert table(chunk_file("sample.py", text))[1] == (9, 29, "class", "UserService")  # parser reusable
+    monkeypatch.setattr(chunking, "MAX_PARSE_BYTES", 100)
+    assert {c.kind for c in chunk_file("sample.py", text)} == {"window"}
+
+
+def test_parse_errors_still_yield_definitions():
+    text = "function ok() {\n  return 1;\n}\n\nfunction bad( {\n  let x = ;\n}\n\nclass K {\n  m() { return 2; }\n}\n"
+    chunks = chunk_file("broken.js", text)
+    assert_well_formed(text, chunks)
+    assert table(chunks)[0] == (1, 3, "function", "ok")
+    assert table(chunks)[-1] == (9, 11, "class", "K")
+
+
+def test_crlf_file_chunks_like_lf():
+    text = read("sample.py")
+    crlf = text.replace("\n", "\r\n")
+    assert chunk_file("sample.py", crlf) == chunk_file("sample.py", text)
+    assert not any("\r" in c.text for c in chunk_file("sample.py", crlf))
+    assert_well_formed(crlf, chunk_file("sample.py", crlf))
+    md = read("README.md").replace("\n", "\r\n")
+    assert chunk_file("README.md", md) == chunk_file("README.md", read("README.md"))
+
+
+def test_empty_and_blank_files():
+    assert chunk_file("empty.py", "") == []
+    assert chunk_file("blank.md", "\n \n\t\n") == []
+
+
+def test_fixtures_keep_the_properties_at_every_budget():
+    for path in sorted(FIXTURES.iterdir()):
+        text = path.read_bytes().decode("utf-8")
+        for budget in (30, 80, SMALL, MAX_CHUNK_CHARS):
+            assert_well_formed(text, chunk_file(path.name, text, max_chars=budget), budget)
+
+
+def test_output_is_deterministic():
+    text = read("sample.ts")
+    assert chunk_file("a.ts", text) == chunk_file("a.ts", text)
+
+
+def test_embedding_text_and_content_hash():
+    chunks = chunk_file("src/sample.go", read("sample.go"))
+    start = chunks[2]
+    assert embedding_text(start) == (
+        "path: src/sample.go\n"
+        "symbol: Server.Start\n"
+        "signature: func (s *Server) Start() error {\n" + start.text
+    )
+    assert embedding_text(start) == embedding_text(chunk_file("src/sample.go", read("sample.go"))[2])
+    module = chunks[0]
+    assert embedding_text(module) == "path: src/sample.go\n" + module.text  # no symbol, no signature
+    assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
+    assert CHUNKER_VERSION == "1"
+
+
+def test_language_for_path():
+    expected = {
+        "src/a.py": "python",
+        "x.h": "c",
+        "x.hpp": "cpp",
+        "x.cc": "cpp",
+        "x.cxx": "cpp",
+        "x.ts": "typescript",
+        "x.tsx": "tsx",
+        "x.jsx": "javascript",
+        "x.mjs": "javascript",
+        "x.cjs": "javascript",
+        "build.gradle.kts": "kotlin",
+        "A.KT": "kotlin",
+        "ci.yml": "yaml",
+        "ci.yaml": "yaml",
+        "README.md": "markdown",
+        "doc.markdown": "markdown",
+        "page.mdx": "markdown",
+        "run.sh": "bash",
+        "run.bash": "bash",
+        "Dockerfile": "dockerfile",
+        "docker/Dockerfile.dev": "dockerfile",
+        "Makefile": "make",
+        "Justfile": "just",
+        "Procfile": "procfile",
+        "x.cs": "csharp",
+        "x.rs": "rust",
+        "x.go": "go",
+        "x.rb": "ruby",
+        "x.php": "php",
+        "x.swift": "swift",
+        "x.scala": "scala",
+        "x.lua": "lua",
+        "x.json": "json",
+        "pyproject.toml": "toml",
+        "notes.txt": "text",
+        "LICENSE": "text",
+        ".gitignore": "text",
+        "weird.unknownext": "text",
+    }
+    assert {path: language_for_path(path) for path in expected} == expected
+    assert {"markdown", "yaml", "json", "toml", "text"} <= set(LANGUAGES)
+    assert language_for_shebang("#!/usr/bin/env python3") == "python"
+    assert language_for_shebang("#!/bin/sh -e") == "bash"
+    assert language_for_shebang("#!/usr/bin/perl") is None
+    script = chunk_file("bin/tool", "#!/usr/bin/env python3\nimport sys\n\n\ndef main():\n    print(sys.argv)\n")
+    assert [(c.language, c.kind, c.symbol) for c in script] == [("python", "module", None), ("python", "function", "main")]
