@@ -32,7 +32,8 @@ from paqad.rag.lexical import index_document
 # chunks through ``on_cached``.
 Progress = Callable[[str, int, int], None]
 
-EMBED_BATCH = 64  # chunks per model call and per cache commit
+EMBED_BATCH = 64  # chunks per local model call and per cache commit
+REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips
 
 
 @dataclass
@@ -211,8 +212,9 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
     embed_started = time.perf_counter()
     pending = list(todo.items())
     tick("embed", 0, len(pending))
-    for start in range(0, len(pending), EMBED_BATCH):
-        batch = pending[start : start + EMBED_BATCH]
+    step = EMBED_BATCH if embedder.provider == "local" else REMOTE_EMBED_BATCH
+    for start in range(0, len(pending), step):
+        batch = pending[start : start + step]
         vectors = embedder.embed_documents([t for _, t in batch])
         if vectors.shape != (len(batch), embedder.dimension):
             raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {embedder.dimension})")
