@@ -486,6 +486,7 @@ def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_se
     })
     paths = ProjectPaths(root)
     monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PROVIDER", "openai")
+    monkeypatch.setattr(indexer, "REMOTE_EMBED_BATCH", 64)  # several cache commits in a 100-chunk build
     settings = load_settings(paths)
     embedder = make_openai(openai_server, paths, max_retries=0)
 
