@@ -788,7 +788,7 @@ class _CodeCutter:
             scope=scope_id,
             scope_symbol=scope_symbol,
         )
-        if self.lines.size(item.lo, item.hi) <= self.budget:
+        if item.lo == item.hi or self.lines.size(item.lo, item.hi) <= self.budget:  # fits or cannot be cut
             return [_Span(item.lo, item.hi, definition=True, **labels)]
         if definition.container:  # header-and-fields chunk(s) plus one chunk per member
             return self._level(item.nodes, definition, definition.chain, depth + 1)
