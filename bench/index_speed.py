@@ -38,7 +38,7 @@ from paqad.project import ProjectPaths
 from paqad.rag.chunking import chunk_file
 from paqad.rag.discover import discover
 from paqad.rag.embeddings.factory import get_embedder
-from paqad.rag.indexer import dense_text
+from paqad.rag.chunking import dense_text
 from paqad.rag.languages import language_for_path
 
 root = Path(sys.argv[1])

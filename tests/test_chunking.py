@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paqad.rag import chunking
-from paqad.rag.chunking import CHUNKER_VERSION, MAX_CHUNK_CHARS, Chunk, chunk_file, embedding_text
+from paqad.rag.chunking import CHUNKER_VERSION, MAX_CHUNK_CHARS, Chunk, chunk_file, dense_text, keyword_text
 from paqad.rag.languages import LANGUAGES, SOURCE_LANGUAGES, language_for_path, language_for_shebang
 
 FIXTURES = Path(__file__).parent / "fixtures" / "chunking"
@@ -537,17 +537,17 @@ def test_output_is_deterministic():
     assert chunk_file("a.ts", text) == chunk_file("a.ts", text)
 
 
-def test_embedding_text_and_content_hash():
+def test_dense_and_keyword_text_and_content_hash():
     chunks = chunk_file("src/sample.go", read("sample.go"))
     start = chunks[2]
-    assert embedding_text(start) == (
-        "path: src/sample.go\n"
-        "symbol: Server.Start\n"
-        "signature: func (s *Server) Start() error {\n" + start.text
-    )
-    assert embedding_text(start) == embedding_text(chunk_file("src/sample.go", read("sample.go"))[2])
+    assert start.text.startswith("func (s *Server) Start() error {") or "func (s *Server) Start() error {" in start.text[:300]
+    assert dense_text(start) == "symbol: Server.Start\n" + start.text  # signature already visible
+    assert keyword_text(start) == "path: src/sample.go\nsymbol: Server.Start\n" + start.text
+    assert dense_text(start) == dense_text(chunk_file("src/moved/other.go", read("sample.go"))[2])  # no path
     module = chunks[0]
-    assert embedding_text(module) == "path: src/sample.go\n" + module.text  # no symbol, no signature
+    assert dense_text(module) == module.text  # no symbol, no signature
+    part = Chunk("a.py", 40, 60, "python", "Big.run", "method", "def run(self):", "    x = 1\n    return x")
+    assert dense_text(part) == "symbol: Big.run\nsignature: def run(self):\n    x = 1\n    return x"
     assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
     assert CHUNKER_VERSION == "1"
 

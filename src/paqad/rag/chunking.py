@@ -49,7 +49,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from paqad.rag.languages import SOURCE_LANGUAGES, language_for_path, language_for_shebang
 
-# Bump whenever chunk boundaries, symbols, kinds, signatures or embedding_text could change:
+# Bump whenever chunk boundaries, symbols, kinds, signatures, dense_text or keyword_text could change:
 # the index records it and rebuilds when it differs (DESIGN §6).
 CHUNKER_VERSION = "1"
 
@@ -98,19 +98,25 @@ class Chunk:
         return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def embedding_text(chunk: Chunk) -> str:
-    """The string embedded and keyword-indexed for ``chunk``: a short header, newline, text.
+def dense_text(chunk: Chunk) -> str:
+    """What is embedded for ``chunk``: a short deterministic header, newline, the text.
 
-    Header lines, in this order, each only when known: ``path: <path>``,
-    ``symbol: <symbol>``, ``signature: <signature>``. Deterministic; ``chunk.text`` (without
-    header) is what is shown to the agent.
+    Header lines, each only when known: ``symbol: <symbol>`` and ``signature: <signature>``
+    (left out when the text already shows it near its top). The path is left out on purpose:
+    a renamed or moved file with the same content then hits the embedding cache (issue "Search
+    and deliver"); the path goes into :func:`keyword_text`. ``chunk.text`` is what is shown.
     """
-    header = [f"path: {chunk.path}"]
+    header = []
     if chunk.symbol:
         header.append(f"symbol: {chunk.symbol}")
-    if chunk.signature:
+    if chunk.signature and chunk.signature not in chunk.text[:300]:
         header.append(f"signature: {chunk.signature}")
-    return "\n".join(header) + "\n" + chunk.text
+    return "\n".join(header) + "\n" + chunk.text if header else chunk.text
+
+
+def keyword_text(chunk: Chunk) -> str:
+    """What is keyword-indexed (BM25) for ``chunk``: ``path: <path>`` then :func:`dense_text`."""
+    return f"path: {chunk.path}\n" + dense_text(chunk)
 
 
 def chunk_file(

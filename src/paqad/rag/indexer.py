@@ -22,7 +22,7 @@ from paqad.config import Settings
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
 from paqad.rag import store as store_mod
-from paqad.rag.chunking import CHUNKER_VERSION, Chunk, chunk_file
+from paqad.rag.chunking import CHUNKER_VERSION, Chunk, chunk_file, dense_text, keyword_text
 from paqad.rag.discover import discover
 from paqad.rag.embeddings.base import Embedder
 from paqad.rag.languages import language_for_path
@@ -66,25 +66,6 @@ class IndexReport:
             return f"index up to date ({self.files_total} files, {self.chunks_total} chunks)"
         return (f"synced {self.files_changed} changed, {self.files_removed} removed "
                 f"({self.embedded} embedded, {self.cached} cached) in {self.seconds:.2f}s")
-
-
-def dense_text(chunk: Chunk) -> str:
-    """What is embedded: a short header (language, symbol, signature) and the chunk text.
-
-    The path is left out on purpose so that a renamed or moved file with the same content hits
-    the embedding cache (issue "Search and deliver"); the path goes into the keyword index.
-    """
-    header = [f"{chunk.language}"]
-    if chunk.symbol:
-        header.append(chunk.symbol)
-    if chunk.signature and chunk.signature not in chunk.text[:200]:
-        header.append(chunk.signature)
-    return " | ".join(header) + "\n" + chunk.text
-
-
-def keyword_text(chunk: Chunk) -> str:
-    """What is keyword-indexed: path, symbol, signature and the chunk text."""
-    return f"{chunk.path}\n{chunk.symbol or ''}\n{chunk.signature or ''}\n{chunk.text}"
 
 
 def text_hash(text: str) -> str:
