@@ -11,7 +11,7 @@ import re
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 # camelCase / PascalCase / ACRONYMWord boundaries: "HTTPServerError" -> HTTP, Server, Error
-_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
 
 # Words that carry no signal in a question about code. Kept short on purpose: programming
 # keywords such as "return" or "class" can matter in a query and are left in.

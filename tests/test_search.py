@@ -1,0 +1,115 @@
+"""Hybrid search: RRF arithmetic, code-aware BM25, prefix filter before the cut, signals."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import MODEL_MIRROR, write_files
+from paqad.config import load_settings
+from paqad.project import ProjectPaths
+from paqad.rag.embeddings.factory import get_embedder
+from paqad.rag.indexer import sync_index
+from paqad.rag.lexical import identifier_parts, index_tokens, query_terms
+from paqad.rag.search import RankedLists, fuse, is_code_like, reciprocal_rank_fusion, search
+from paqad.rag.store import open_store
+
+FILES = {
+    "pyproject.toml": "[project]\nname = 'shop'\nversion = '1.0'\ndescription = 'a shop used by search tests'\n",
+    "shop/users.py": (
+        '"""User accounts."""\n\n\n'
+        "def getUserName(user_id: int) -> str:\n"
+        '    """Look up the display name of a user by id."""\n'
+        "    return USERS[user_id]['name']\n\n\n"
+        "USERS = {1: {'name': 'Ada'}, 2: {'name': 'Grace'}}\n"
+    ),
+    "shop/cart.py": (
+        '"""Shopping cart totals."""\n\n\n'
+        "def cart_total(items: list[tuple[int, int]]) -> int:\n"
+        '    """Sum price times quantity over the cart, in cents."""\n'
+        "    return sum(price * qty for price, qty in items)\n"
+    ),
+    "shop/greeting.py": (
+        '"""Greets people."""\n\nfrom shop.users import getUserName\n\n\n'
+        "def greet(user_id: int) -> str:\n"
+        '    """Say hello using the stored name."""\n'
+        "    return 'Hello ' + getUserName(user_id)\n"
+    ),
+    "vendor_docs/cart.md": "# Cart\n\nThe cart total sums the price times the quantity of every line item, in cents.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory, paqad_home):
+    root = tmp_path_factory.mktemp("search") / "shop"
+    write_files(root, FILES)
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    with pytest.MonkeyPatch.context() as mp:  # the autouse env fixture is per test; a module fixture needs its own
+        mp.setenv("PAQAD_HOME", str(paqad_home))
+        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
+        embedder = get_embedder(settings, paths)
+        sync_index(paths, settings, embedder)
+    return paths, settings, embedder
+
+
+def test_reciprocal_rank_fusion_uses_k_60_and_one_based_ranks():
+    scores = reciprocal_rank_fusion([[10, 20, 30], [20, 40]])
+    assert scores == pytest.approx({10: 1 / 61, 20: 1 / 62 + 1 / 61, 30: 1 / 63, 40: 1 / 62})
+    assert max(scores, key=scores.get) == 20
+
+
+def test_code_aware_tokens():
+    assert identifier_parts("parseHTTPResponse_v2") == ["parse", "http", "response", "v2"]
+    assert index_tokens("getUserName") == ["get", "user", "name", "getusername"]
+    assert index_tokens("get_user_name") == ["get", "user", "name", "getusername"]
+    assert query_terms("where is get user name done") == ["user", "name", "done"]
+    assert query_terms("getUserName") == ["get", "user", "name", "getusername"]
+    assert is_code_like("getUserName") and is_code_like("cart_total()") and not is_code_like("how is the total summed")
+
+
+@pytest.mark.parametrize("query", ["getUserName", "get_user_name", "get user name"])
+def test_identifier_spellings_all_find_the_definition_first(shop, query):
+    paths, settings, embedder = shop
+    lexical = search(paths, settings, query, embedder=embedder, rankers=("lexical",), signals=frozenset())
+    assert ("shop/users.py", "getUserName") in {(r.path, r.symbol) for r in lexical[:2]}
+    hybrid = search(paths, settings, query, embedder=embedder)
+    assert (hybrid[0].path, hybrid[0].symbol, hybrid[0].fused_rank) == ("shop/users.py", "getUserName", 1)
+
+
+def test_every_result_carries_its_cosine(shop):
+    paths, settings, embedder = shop
+    results = search(paths, settings, "sum of price times quantity", embedder=embedder)
+    q = embedder.embed_query("sum of price times quantity")
+    with open_store(paths, readonly=True) as store:
+        ids, mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
+    cos = dict(zip(ids.tolist(), (mat @ q).tolist()))
+    assert [r.score for r in results] == pytest.approx([cos[r.chunk_id] for r in results], abs=1e-6)
+    assert results[0].path in {"shop/cart.py", "vendor_docs/cart.md"}
+    assert [r.fused_rank for r in results] == list(range(1, len(results) + 1))
+
+
+def test_code_signal_lifts_code_over_prose_only_for_code_like_queries(shop):
+    paths, settings, embedder = shop
+    with open_store(paths, readonly=True) as store:
+        ids = dict(store.db.execute("SELECT path, id FROM chunks WHERE path IN ('shop/cart.py', 'vendor_docs/cart.md')"))
+        doc, code = ids["vendor_docs/cart.md"], ids["shop/cart.py"]
+        ranked = RankedLists(dense=[doc, code], lexical=[doc, code], cosine={doc: 0.5, code: 0.4})
+        # RRF alone: doc 2/61 > code 2/62. With the code signal: code 1.2 * 2/62 = 0.0387 > 0.0328.
+        assert [r.path for r in fuse(store, ranked, "cart_total", top_n=2, signals=frozenset())] == ["vendor_docs/cart.md", "shop/cart.py"]
+        assert [r.path for r in fuse(store, ranked, "cart_total", top_n=2, signals=frozenset({"code"}))] == ["shop/cart.py", "vendor_docs/cart.md"]
+        assert [r.path for r in fuse(store, ranked, "how is the cart summed", top_n=2, signals=frozenset({"code"}))] == ["vendor_docs/cart.md", "shop/cart.py"]
+        lifted = fuse(store, ranked, "cart_total", top_n=2, signals=frozenset({"code"}))
+        assert [(r.score, r.dense_rank, r.lexical_rank) for r in lifted] == [(0.4, 2, 2), (0.5, 1, 1)]
+
+
+def test_path_prefix_is_applied_before_the_top_k_cut(shop):
+    paths, settings, embedder = shop
+    results = search(paths, settings, "getUserName", embedder=embedder, top_n=1, path_prefix="vendor_docs")
+    assert [r.path for r in results] == ["vendor_docs/cart.md"]
+    results = search(paths, settings, "cart", embedder=embedder, path_prefix="shop/")
+    assert results and all(r.path.startswith("shop/") for r in results)
+
+
+def test_top_n_cuts_the_fused_list(shop):
+    paths, settings, embedder = shop
+    assert len(search(paths, settings, "user", embedder=embedder, top_n=2)) == 2
