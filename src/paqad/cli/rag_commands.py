@@ -60,6 +60,12 @@ class BuildProgress:
         self.progress.__exit__(*exc)
 
     def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage == "eligible":
+            self.progress.console.print(f"{done} files eligible, {total - done} skipped (see `rag status --json`)")
+            return
+        if stage == "cached":
+            self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
+            return
         if stage not in self.tasks:
             if stage == "embed" and total == 0:
                 return

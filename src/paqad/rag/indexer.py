@@ -28,8 +28,8 @@ from paqad.rag.embeddings.base import Embedder
 from paqad.rag.languages import language_for_path
 from paqad.rag.lexical import index_document
 
-# (stage, done, total): stages are "discover", "chunk", "embed". ``embed`` also reports cached
-# chunks through ``on_cached``.
+# (stage, done, total). Bar stages: "discover", "chunk", "embed". Info stages, sent once:
+# "eligible" (eligible files, files seen) and "cached" (chunks found in the cache, chunks to embed).
 Progress = Callable[[str, int, int], None]
 
 EMBED_BATCH = 64  # chunks per local model call and per cache commit
@@ -153,6 +153,7 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
     report.rejected = found.reason_counts()
     report.files_total = len(found.eligible)
     tick("discover", 1, 1)
+    tick("eligible", len(found.eligible), len(found.eligible) + len(found.rejected))
 
     eligible_paths = {d.path for d in found.eligible}
     removed = sorted(set(existing) - eligible_paths)
@@ -190,6 +191,8 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
         if h not in have and h not in todo:
             todo[h] = t
     report.cached = sum(1 for h in hashes if h in have)
+    if all_chunks:
+        tick("cached", report.cached, len(all_chunks))
     embed_started = time.perf_counter()
     pending = list(todo.items())
     tick("embed", 0, len(pending))
