@@ -51,6 +51,8 @@ def table(chunks: list[Chunk]) -> list[tuple[int, int, str, str | None]]:
 
 
 # Per language: fixture, chunks at the default budget, chunks at SMALL (classes opened).
+# At the default budget (tiny glue: under 100 characters) a short preamble of imports joins the
+# definition below it; at SMALL (under 25) it mostly stays a "module" chunk of its own.
 LANGUAGE_CASES = {
     "python": (
         "sample.py",
@@ -68,8 +70,7 @@ LANGUAGE_CASES = {
     "javascript": (
         "sample.js",
         [
-            (1, 4, "module", None),
-            (6, 21, "class", "Session"),
+            (1, 21, "class", "Session"),  # imports and DEFAULT_TIMEOUT (88 characters) join it
             (23, 27, "function", "loadConfig"),
             (29, 31, "function", "helper"),
         ],
@@ -85,8 +86,7 @@ LANGUAGE_CASES = {
     "typescript": (
         "sample.ts",
         [
-            (1, 2, "module", None),
-            (4, 6, "class", "UserRepository"),
+            (1, 6, "class", "UserRepository"),
             (8, 27, "class", "UserService"),
             (29, 31, "function", "formatUser"),
         ],
@@ -115,19 +115,23 @@ LANGUAGE_CASES = {
     "go": (
         "sample.go",
         [
+            (1, 12, "class", "Server"),  # package and imports (45 characters) join the struct
+            (14, 18, "method", "Server.Start"),
+            (20, 22, "method", "Server.Addr"),
+            (24, 27, "function", "NewServer"),
+        ],
+        [  # Go methods are top-level already; only the preamble is no longer tiny
             (1, 6, "module", None),
             (8, 12, "class", "Server"),
             (14, 18, "method", "Server.Start"),
             (20, 22, "method", "Server.Addr"),
             (24, 27, "function", "NewServer"),
         ],
-        None,  # same at SMALL: Go methods are top-level already
     ),
     "rust": (
         "sample.rs",
         [
-            (1, 2, "module", None),
-            (4, 8, "class", "UserCache"),
+            (1, 8, "class", "UserCache"),
             (10, 19, "impl", "UserCache"),
             (21, 25, "impl", "UserCache"),
             (27, 29, "function", "parse_id"),
@@ -143,7 +147,7 @@ LANGUAGE_CASES = {
     ),
     "java": (
         "Sample.java",
-        [(1, 4, "module", None), (6, 23, "class", "UserService")],
+        [(1, 23, "class", "UserService")],
         [
             (1, 4, "module", None),
             (6, 10, "class", "UserService"),
@@ -154,7 +158,7 @@ LANGUAGE_CASES = {
     ),
     "kotlin": (
         "sample.kt",
-        [(1, 3, "module", None), (5, 17, "class", "UserService"), (19, 19, "function", "formatUser")],
+        [(1, 17, "class", "UserService"), (19, 19, "function", "formatUser")],
         [
             (1, 3, "module", None),
             (5, 7, "class", "UserService"),
@@ -166,20 +170,22 @@ LANGUAGE_CASES = {
     "c": (
         "sample.c",
         [
+            (1, 9, "class", "user"),
+            (11, 15, "function", "print_user"),
+            (17, 22, "function", "main"),
+        ],
+        [
             (1, 4, "module", None),
             (6, 9, "class", "user"),
             (11, 15, "function", "print_user"),
             (17, 22, "function", "main"),
         ],
-        None,
     ),
     "cpp": (
         "sample.cpp",
         [
-            (1, 4, "module", None),
-            (6, 19, "class", "UserService"),
-            (21, 23, "method", "UserService.capacity"),
-            (25, 25, "module", None),
+            (1, 19, "class", "UserService"),
+            (21, 25, "method", "UserService.capacity"),  # `}  // namespace users` closes above
             (27, 30, "function", "main"),
         ],
         [
@@ -188,14 +194,13 @@ LANGUAGE_CASES = {
             (9, 9, "method", "UserService.UserService"),
             (11, 14, "method", "UserService.getUser"),
             (16, 19, "class", "UserService"),  # private fields after the methods
-            (21, 23, "method", "UserService.capacity"),
-            (25, 25, "module", None),
+            (21, 25, "method", "UserService.capacity"),
             (27, 30, "function", "main"),
         ],
     ),
     "csharp": (
         "sample.cs",
-        [(1, 5, "module", None), (6, 21, "class", "UserService"), (23, 27, "class", "Program")],
+        [(1, 21, "class", "UserService"), (23, 27, "class", "Program")],
         [
             (1, 5, "module", None),
             (6, 9, "class", "UserService"),
@@ -206,7 +211,7 @@ LANGUAGE_CASES = {
     ),
     "ruby": (
         "sample.rb",
-        [(1, 2, "module", None), (4, 22, "class", "Users"), (24, 26, "function", "format_user")],
+        [(1, 22, "class", "Users"), (24, 26, "function", "format_user")],
         [
             (1, 2, "module", None),
             (4, 7, "class", "Users.UserService"),
@@ -218,7 +223,7 @@ LANGUAGE_CASES = {
     ),
     "php": (
         "sample.php",
-        [(1, 6, "module", None), (8, 25, "class", "UserService"), (27, 30, "function", "format_user")],
+        [(1, 25, "class", "UserService"), (27, 30, "function", "format_user")],
         [
             (1, 6, "module", None),
             (8, 13, "class", "UserService"),
@@ -230,7 +235,7 @@ LANGUAGE_CASES = {
     "swift": (
         "sample.swift",
         # The extension and the free function are both tiny: merged, labelled by neither.
-        [(1, 2, "module", None), (4, 20, "class", "UserService"), (22, 28, "block", None)],
+        [(1, 20, "class", "UserService"), (22, 28, "block", None)],
         [
             (1, 2, "module", None),
             (4, 6, "class", "UserService"),
@@ -243,7 +248,7 @@ LANGUAGE_CASES = {
     ),
     "scala": (
         "sample.scala",
-        [(1, 4, "module", None), (6, 16, "class", "UserService"), (18, 22, "block", None)],
+        [(1, 16, "class", "UserService"), (18, 22, "block", None)],
         [
             (1, 4, "module", None),
             (6, 8, "class", "UserService"),
@@ -255,12 +260,12 @@ LANGUAGE_CASES = {
     ),
     "bash": (
         "sample.sh",
-        [(1, 5, "module", None), (7, 15, "block", None), (17, 17, "module", None)],
+        # Preamble (86 characters) joins the merged log+build block, `build "$@"` joins it too.
+        [(1, 17, "block", None)],
         [
             (1, 5, "module", None),
             (7, 10, "function", "log"),
-            (12, 15, "function", "build"),
-            (17, 17, "module", None),
+            (12, 17, "function", "build"),  # the trailing `build "$@"` joins the chunk above
         ],
     ),
     "lua": (
@@ -269,8 +274,7 @@ LANGUAGE_CASES = {
             (1, 6, "module", None),
             (8, 13, "method", "UserService.new"),
             (15, 20, "method", "UserService.get_user"),
-            (22, 24, "function", "format_user"),
-            (26, 26, "module", None),
+            (22, 26, "function", "format_user"),  # the trailing `return UserService` joins it
         ],
         None,
     ),
@@ -323,7 +327,8 @@ def test_decorators_and_doc_comments_belong_to_the_definition():
     method = next(c for c in chunks if c.symbol == "UserService.normalize_email")
     assert lines[method.start_line - 1] == "    @staticmethod"
     go = chunk_file("sample.go", read("sample.go"))
-    assert go[2].text.startswith("// Start listens on the configured address.\nfunc (s *Server) Start()")
+    assert go[1].symbol == "Server.Start"
+    assert go[1].text.startswith("// Start listens on the configured address.\nfunc (s *Server) Start()")
     java = chunk_file("Sample.java", read("Sample.java"), max_chars=SMALL)
     assert java[1].text.startswith("/**\n * Looks users up with a cache.\n */\npublic class UserService {")
     assert java[3].text.startswith("    @Override\n    public String toString() {")
@@ -369,10 +374,10 @@ def test_yaml_top_level_keys():
     ]
     assert_well_formed(text, small, 120)
     chunks = chunk_file("config.yaml", text)
-    # name and on are tiny neighbours: merged into one block that names neither.
+    # name and on are tiny neighbours: merged into one block that names neither; the tiny
+    # preamble (comment and `---`) joins that block. Keys are never folded as glue.
     assert table(chunks) == [
-        (1, 2, "block", None),
-        (3, 7, "block", None),
+        (1, 7, "block", None),
         (9, 19, "key", "jobs"),
         (21, 21, "key", "quoted key"),
     ]
@@ -403,6 +408,8 @@ def test_toml_tables():
         (15, 16, "key", "plugins"),
     ]
     assert_well_formed(text, small, 120)
+    # The tiny tables merge; `title` belongs to the root table, so it is not folded into them.
+    assert table(chunk_file("settings.toml", text)) == [(1, 2, "block", None), (4, 16, "block", None)]
 
 
 def test_text_paragraphs():
@@ -421,11 +428,11 @@ def test_oversized_function_is_cut_at_statements_and_keeps_its_symbol():
     text = f'import os\n\n\ndef process(items, offset):\n    """Sum many things."""\n    total = 0\n{body}\n    return total\n'
     chunks = chunk_file("big.py", text)
     assert_well_formed(text, chunks)
-    assert table(chunks)[0] == (1, 1, "module", None)
-    parts = chunks[1:]
+    parts = chunks  # the tiny `import os` joins the first part
     assert len(parts) == 5
     assert {(c.symbol, c.kind, c.signature) for c in parts} == {("process", "function", "def process(items, offset):")}
-    assert parts[0].start_line == 4 and parts[-1].end_line == 67
+    assert parts[0].start_line == 1 and parts[0].text.startswith("import os\n\n\ndef process(")
+    assert parts[-1].end_line == 67
     assert all(len(c.text) <= MAX_CHUNK_CHARS for c in parts)
     assert all(b.start_line == a.end_line + 1 for a, b in zip(parts, parts[1:]))  # no gaps: no blank lines
 
@@ -472,6 +479,52 @@ def test_small_neighbours_merge_without_mislabelling():
     assert all(c.symbol in ("Point", "Point.work") for c in chunks)
 
 
+def test_tiny_glue_joins_its_neighbour():
+    # A one-line docstring alone would outrank the function it introduces (BM25 and cosine
+    # both favour short texts): it joins the function, which keeps its labels.
+    text = '"""Cart totals."""\n\n\ndef cart_total(items):\n    return sum(items)\n'
+    chunks = chunk_file("cart.py", text)
+    assert table(chunks) == [(1, 5, "function", "cart_total")]
+    assert chunks[0].signature == "def cart_total(items):"
+    assert chunks[0].text == text.rstrip("\n")
+
+    # An import block of budget // 8 characters or more is not tiny: it stays a module chunk.
+    imports = "import collections\nimport functools\nimport itertools\nimport json\nimport subprocess\n"
+    function = "\n\ndef cart_total(items):\n    return sum(items)\n"
+    size = len(imports.rstrip("\n"))  # 82 characters
+    assert table(chunk_file("cart.py", imports + function, max_chars=size * 8)) == [
+        (1, 5, "module", None),
+        (8, 9, "function", "cart_total"),
+    ]
+    assert table(chunk_file("cart.py", imports + function, max_chars=size * 8 + 8)) == [
+        (1, 9, "function", "cart_total"),  # one character under budget // 8: tiny
+    ]
+
+    # Tiny glue at the end of the file joins the chunk above.
+    text = 'def main():\n    print("hi")\n\n\nif __name__ == "__main__":\n    main()\n'
+    assert table(chunk_file("main.py", text)) == [(1, 6, "function", "main")]
+
+
+def test_tiny_glue_never_crosses_a_class_boundary():
+    def method(name: str) -> str:
+        lines = "\n".join(f"        self.values.append(self.{name}_{i} * {i})" for i in range(12))
+        return f"    def {name}(self):\n{lines}\n"
+
+    big = "class Big:\n" + method("a") + "\n" + method("b")
+    # A class constant after the last method stays in the class (with that method), it does
+    # not open the function below.
+    text = big + "\n    LIMIT = 3\n\n\ndef f():\n    return 1\n"
+    chunks = chunk_file("big.py", text)
+    assert_well_formed(text, chunks)
+    assert table(chunks) == [(1, 14, "method", "Big.a"), (16, 30, "method", "Big.b"), (33, 34, "function", "f")]
+    # A top-level call after a split class is not labelled with the class's last method.
+    text = big + "\n\nmain()\n"
+    assert table(chunk_file("big.py", text))[-2:] == [(16, 28, "method", "Big.b"), (31, 31, "module", None)]
+    # The closing `}` of one class that cannot join its last member does not open the next class.
+    small = table(chunk_file("sample.ts", read("sample.ts"), max_chars=80))
+    assert (6, 6, "class", "UserRepository") in small and (8, 9, "class", "UserService") in small
+
+
 def test_nested_brackets_fall_back_to_line_windows():
     text = "x = " + "(\n" * 5000 + "1\n" + ")\n" * 5000
     chunks = chunk_file("deep.py", text)
@@ -507,7 +560,8 @@ def test_parse_errors_still_yield_definitions():
     chunks = chunk_file("broken.js", text)
     assert_well_formed(text, chunks)
     assert table(chunks)[0] == (1, 3, "function", "ok")
-    assert table(chunks)[-1] == (9, 11, "class", "K")
+    # The broken function is glue; tiny, it joins the class below.
+    assert table(chunks) == [(1, 3, "function", "ok"), (5, 11, "class", "K")]
 
 
 def test_crlf_file_chunks_like_lf():
@@ -539,17 +593,18 @@ def test_output_is_deterministic():
 
 def test_dense_and_keyword_text_and_content_hash():
     chunks = chunk_file("src/sample.go", read("sample.go"))
-    start = chunks[2]
+    start = chunks[1]
     assert start.text.startswith("func (s *Server) Start() error {") or "func (s *Server) Start() error {" in start.text[:300]
     assert dense_text(start) == "symbol: Server.Start\n" + start.text  # signature already visible
     assert keyword_text(start) == "path: src/sample.go\nsymbol: Server.Start\n" + start.text
-    assert dense_text(start) == dense_text(chunk_file("src/moved/other.go", read("sample.go"))[2])  # no path
-    module = chunks[0]
+    assert dense_text(start) == dense_text(chunk_file("src/moved/other.go", read("sample.go"))[1])  # no path
+    module = chunk_file("src/sample.go", read("sample.go"), max_chars=SMALL)[0]
+    assert (module.kind, module.symbol, module.signature) == ("module", None, None)
     assert dense_text(module) == module.text  # no symbol, no signature
     part = Chunk("a.py", 40, 60, "python", "Big.run", "method", "def run(self):", "    x = 1\n    return x")
     assert dense_text(part) == "symbol: Big.run\nsignature: def run(self):\n    x = 1\n    return x"
     assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
-    assert CHUNKER_VERSION == "1"
+    assert CHUNKER_VERSION == "2"
 
 
 def test_language_for_path():
@@ -599,4 +654,5 @@ def test_language_for_path():
     assert language_for_shebang("#!/bin/sh -e") == "bash"
     assert language_for_shebang("#!/usr/bin/perl") is None
     script = chunk_file("bin/tool", "#!/usr/bin/env python3\nimport sys\n\n\ndef main():\n    print(sys.argv)\n")
-    assert [(c.language, c.kind, c.symbol) for c in script] == [("python", "module", None), ("python", "function", "main")]
+    # The shebang and `import sys` are tiny glue: they join main.
+    assert [(c.language, c.start_line, c.kind, c.symbol) for c in script] == [("python", 1, "function", "main")]

@@ -21,6 +21,11 @@ enclosing scope (``Class`` for methods of one class, ``None`` at module level), 
 names only one of the functions it holds. A lone closing bracket or ``end`` joins the chunk
 above it, and the one-line header of a split class (``impl Foo {``) joins its first member. A Markdown heading with little text of its own (under ``max_chars // 4``) takes its
 subsections into its chunk while the whole fits; the symbol stays that heading's path.
+Tiny glue (under ``max_chars // 8``: a module docstring, a short import block, one constant,
+the comments above a data file's first key) joins the next chunk, or the previous one at the
+end of the file or of a split class, when the result fits; the chunk keeps that neighbour's
+symbol, kind and signature. Glue never leaves its class this way, glue that starts with a
+closing bracket joins the chunk above first, and TOML keys above the first table are not glue.
 
 Guarantees: chunks are in line order and do not overlap; every non-blank line of the file is
 in exactly one chunk (blank lines at chunk edges are dropped); ``text`` is exactly the lines
@@ -51,7 +56,7 @@ from paqad.rag.languages import SOURCE_LANGUAGES, language_for_path, language_fo
 
 # Bump whenever chunk boundaries, symbols, kinds, signatures, dense_text or keyword_text could change:
 # the index records it and rebuilds when it differs (DESIGN §6).
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 
 # Budget for chunk.text, in characters. all-MiniLM-L6-v2 reads 256 word pieces (model card,
 # max_seq_length 256). Measured with its tokenizer on Python sources: 3.5 characters per word
@@ -208,6 +213,7 @@ class _Span:
     definition: bool = False  # a whole definition, key or section (not glue, not a part)
     glue: bool = False  # statements between definitions (may be a lone bracket)
     header: bool = False  # glue that opens a split class (`class Foo(Base):`)
+    nested: bool = False  # glue inside a split class: tiny-glue folding must not leave the class
 
 
 class _Fallback(Exception):
@@ -276,6 +282,7 @@ def _split(
 
 
 _TRIVIAL = re.compile(r"(?:[\W_]|\bend\b)*")
+_CLOSERS = frozenset(")]}")
 
 
 def _attach_small_glue(spans: list[_Span], lines: _Lines, budget: int) -> list[_Span]:
@@ -307,6 +314,54 @@ def _attach_small_glue(spans: list[_Span], lines: _Lines, budget: int) -> list[_
         out.append(span)
     if carry is not None:
         out.append(carry)
+    return _fold_tiny_glue(out, lines, budget)
+
+
+def _fold_tiny_glue(spans: list[_Span], lines: _Lines, budget: int) -> list[_Span]:
+    """Fold tiny glue (a module docstring, a short import block, one constant) into the next
+    chunk, or into the previous one at the end of its scope (the file, or a split class),
+    when the result fits the budget.
+
+    A one-line glue chunk is a poor search result: it has little meaning of its own, yet its
+    short length makes both BM25 and cosine similarity favour it. The merged chunk keeps the
+    neighbour's symbol, kind and signature. Glue that starts with a closing bracket joins the
+    chunk above it first. Glue inside a split class only joins chunks of the same class (its
+    closing ``}`` must not open the next class or function), and top-level glue at the end of
+    the file does not join a method of a split class above it.
+    """
+    tiny = budget // 8
+    out: list[_Span] = []
+    pending: _Span | None = None
+
+    def fold_back(glue: _Span) -> None:
+        if out and out[-1].scope == glue.scope and lines.size(out[-1].lo, glue.hi) <= budget:
+            out[-1].hi = glue.hi
+        else:
+            out.append(glue)
+
+    for span in spans:
+        if pending is not None:
+            if pending.nested and span.scope != pending.scope:  # the class ends here
+                fold_back(pending)
+            elif lines.size(pending.lo, span.hi) <= budget:
+                span.lo = pending.lo
+            else:
+                out.append(pending)
+            pending = None
+        if span.glue and not span.header and lines.size(span.lo, span.hi) < tiny:
+            if (
+                lines.lines[span.lo].lstrip()[:1] in _CLOSERS
+                and out
+                and out[-1].scope == span.scope
+                and lines.size(out[-1].lo, span.hi) <= budget
+            ):
+                out[-1].hi = span.hi  # `}  // namespace users` closes what is above it
+                continue
+            pending = span
+            continue
+        out.append(span)
+    if pending is not None:
+        fold_back(pending)
     return out
 
 
@@ -777,12 +832,13 @@ class _CodeCutter:
         labels: dict[str, Any] = dict(symbol=None, kind="module", scope=scope_id)
         if parent is not None:
             labels = dict(symbol=parent.symbol, kind=parent.kind, signature=parent.signature, scope=scope_id)
+        nested = parent is not None
         if self.lines.size(lo, hi) <= self.budget:
-            return [_Span(lo, hi, glue=True, header=header, **labels)]
+            return [_Span(lo, hi, glue=True, header=header, nested=nested, **labels)]
         atoms: list[tuple[int, int]] = []
         for item in glue:
             atoms.extend(self._atoms(item.nodes, item.lo, item.hi, depth + 1))
-        return [_Span(a, b, glue=True, **labels) for a, b in _pack(atoms, self.lines, self.budget)]
+        return [_Span(a, b, glue=True, nested=nested, **labels) for a, b in _pack(atoms, self.lines, self.budget)]
 
     def _definition_spans(self, item: _Item, scope_id: int, scope_symbol: str | None, depth: int) -> list[_Span]:
         definition = item.definition
@@ -1282,4 +1338,10 @@ def _toml_spans(lines: _Lines, budget: int) -> list[_Span]:
     def boundary(lo: int, hi: int, key_row: int) -> list[int]:
         return [r for r in range(key_row + 1, hi + 1) if _TOML_KEY.match(rows[r])]
 
-    return _keyed_spans(lines, budget, starts, boundary, "#")
+    spans = _keyed_spans(lines, budget, starts, boundary, "#")
+    for span in spans:
+        # Keys above the first table belong to the root table, not to the first table: they are
+        # content of their own, so tiny-glue folding must not label them with that table.
+        if span.glue and any(_TOML_KEY.match(rows[row]) for row in range(span.lo, span.hi + 1)):
+            span.glue = False
+    return spans
