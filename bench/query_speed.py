@@ -1,0 +1,145 @@
+"""Query speed: in-process search, `probe` end to end, and `refresh-context` on a large project.
+
+Builds one growing project in a temp folder from the pinned corpora (bench/corpora.py): first
+requests alone (about 1k chunks), then copies of all four corpora under ``copyN/`` folders
+until the index holds about 10k and then 50k chunks. Copies hit the embedding cache (the
+embedded text carries no path), so only the first copy costs model time. At each size it times:
+
+- ``search()`` in process, query embedding included (median, p95 over the quality-set queries);
+- ``paqad-ai rag probe QUERY --json`` as a child process, sync included (median, p95);
+
+and on a project of at least 5,000 files, ``paqad-ai rag refresh-context`` with nothing changed
+and with one file changed (child process, and in process).
+
+    python bench/query_speed.py                      # 1k, 10k, 50k chunks; 5,000 files
+    python bench/query_speed.py --sizes 1000,10000 --refresh-files 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(BENCH))
+os.environ.setdefault("PAQAD_MODEL_MIRROR", str(REPO.parent / "shared" / "models"))
+os.environ.setdefault("PAQAD_HOME", str(BENCH / ".cache" / "paqad-home"))
+
+import corpora  # noqa: E402
+
+from paqad.config import load_settings, write_local_values  # noqa: E402
+from paqad.project import ProjectPaths  # noqa: E402
+from paqad.rag.embeddings.factory import get_embedder  # noqa: E402
+from paqad.rag.indexer import sync_index  # noqa: E402
+from paqad.rag.query import record_prompt  # noqa: E402
+from paqad.rag.refresh import refresh_context  # noqa: E402
+from paqad.rag.search import search  # noqa: E402
+from paqad.rag.store import open_store  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def ms(values: list[float]) -> str:
+    return f"median {statistics.median(values) * 1000:7.1f} ms   p95 {pct(values, 0.95) * 1000:7.1f} ms"
+
+
+def queries() -> list[str]:
+    data = json.loads((BENCH / "quality_cases.json").read_text())
+    return [c["query"] for c in data["cases"]]
+
+
+def counts(paths: ProjectPaths) -> tuple[int, int]:
+    with open_store(paths, readonly=True) as store:
+        c = store.counts()
+    return int(c["files"]), int(c["chunks"])
+
+
+def add_copy(project: Path, n: int) -> None:
+    for name in corpora.CORPORA:
+        src = corpora.fetch(name)
+        shutil.copytree(src, project / f"copy{n}" / name, ignore=shutil.ignore_patterns(".paqad"))
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paqad.cli.main", *args], capture_output=True, text=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1000,10000,50000", help="chunk counts to time search at")
+    parser.add_argument("--refresh-files", type=int, default=5000, help="files in the project for the refresh timing")
+    parser.add_argument("--probe-runs", type=int, default=10)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    qs = queries()
+    with tempfile.TemporaryDirectory(prefix="paqad-qspeed-") as tmp:
+        project = Path(tmp) / "project"
+        shutil.copytree(corpora.fetch("requests"), project)
+        (project / "pyproject.toml").touch()
+        paths = ProjectPaths(project)
+        write_local_values(paths, {"rag_enabled": True})
+        settings = load_settings(paths)
+        embedder = get_embedder(settings, paths)
+        copies = 0
+        for size in sizes:
+            while True:
+                started = time.perf_counter()
+                report = sync_index(paths, settings, embedder)
+                files, chunks = counts(paths)
+                print(f"  index: {files} files, {chunks} chunks (+{report.embedded} embedded, {time.perf_counter() - started:.1f}s)", file=sys.stderr)
+                if chunks >= size * 0.9 or copies > 200:
+                    break
+                copies += 1
+                add_copy(project, copies)
+            search(paths, settings, qs[0], embedder=embedder)  # derived matrix + page cache warm
+            times = []
+            for q in qs:
+                t0 = time.perf_counter()
+                search(paths, settings, q, embedder=embedder)
+                times.append(time.perf_counter() - t0)
+            print(f"search in process   {chunks:>6} chunks: {ms(times)}   ({len(qs)} queries)")
+            probe_times = []
+            for q in qs[: args.probe_runs]:
+                t0 = time.perf_counter()
+                out = cli("rag", "probe", q, "--json", "--project-root", str(project))
+                probe_times.append(time.perf_counter() - t0)
+                assert out.returncode == 0, out.stderr
+            print(f"probe end to end    {chunks:>6} chunks: {ms(probe_times)}   ({len(probe_times)} runs, sync included)")
+        while counts(paths)[0] < args.refresh_files:
+            copies += 1
+            add_copy(project, copies)
+            sync_index(paths, settings, embedder)
+        files, chunks = counts(paths)
+        record_prompt(paths, "where are redirects handled and auth headers stripped?")
+        target = project / "src" / "requests" / "help.py"
+        for label, change in (("nothing changed", False), ("one file changed", True)):
+            child, inproc = [], []
+            for i in range(5):
+                if change:
+                    target.write_text(target.read_text() + f"\n# edit {label} {i}\n")
+                t0 = time.perf_counter()
+                out = cli("rag", "refresh-context", "--project-root", str(project))
+                child.append(time.perf_counter() - t0)
+                assert out.returncode == 0, out.stderr
+                if change:
+                    target.write_text(target.read_text() + f"\n# in-process edit {i}\n")
+                t0 = time.perf_counter()
+                refresh_context(paths, settings)
+                inproc.append(time.perf_counter() - t0)
+            print(f"refresh-context {label:<17} {files} files / {chunks} chunks: child {ms(child)}; in process {ms(inproc)}")
+
+
+if __name__ == "__main__":
+    main()
