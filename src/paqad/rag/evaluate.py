@@ -173,6 +173,10 @@ class Summary:
     forms: dict[str, int] = field(default_factory=dict)
 
 
+# Gate comparisons allow for float rounding: 0.5 -> 0.6 is a 20 % gain, though (0.6 - 0.5) / 0.5
+# evaluates to 0.19999999999999996.
+_EPS = 1e-9
+
 METRICS = ("hit_at_5", "partial_at_5", "mrr", "success", "correction_turns", "tokens_added")
 
 
@@ -250,8 +254,8 @@ def evaluate_gate(off: Summary, on: Summary, thresholds: GateThresholds = GateTh
     drop = -relative_change(off.correction_turns, on.correction_turns)
     token_rise = relative_change(off.tokens_added, on.tokens_added)
     t = thresholds
-    within = token_rise <= t.max_token_rise
-    waived = not within and success_gain >= t.token_waiver_success_gain
+    within = token_rise <= t.max_token_rise + _EPS
+    waived = not within and success_gain >= t.token_waiver_success_gain - _EPS
     if within:
         note = ""
     elif waived:
@@ -259,11 +263,11 @@ def evaluate_gate(off: Summary, on: Summary, thresholds: GateThresholds = GateTh
     else:
         note = f"not waived: task success rose {_pct(success_gain)} (< {_pct(t.token_waiver_success_gain)})"
     return Gate((
-        GateCheck("hit@5 gain", hit_before, hit_after, hit_gain, t.min_hit_gain, hit_gain >= t.min_hit_gain),
+        GateCheck("hit@5 gain", hit_before, hit_after, hit_gain, t.min_hit_gain, hit_gain >= t.min_hit_gain - _EPS),
         GateCheck("task success gain", off.success, on.success, success_gain, t.min_success_gain,
-                  success_gain >= t.min_success_gain),
+                  success_gain >= t.min_success_gain - _EPS),
         GateCheck("correction turns drop", off.correction_turns, on.correction_turns, drop, t.min_correction_drop,
-                  drop >= t.min_correction_drop),
+                  drop >= t.min_correction_drop - _EPS),
         GateCheck("prompt tokens rise", off.tokens_added, on.tokens_added, token_rise, t.max_token_rise,
                   within or waived, note),
     ))
@@ -696,6 +700,8 @@ def run_eval(
     """
     if mode not in MODES:
         raise PaqadError(f"--mode {mode}: unknown; use one of {', '.join(MODES)}")
+    if from_git is not None and from_git < 1:
+        raise PaqadError(f"--from-git {from_git}: give a number of commits of at least 1")
     snapshot = None
     if mode == "rag-vs-candidate":
         if baseline is None:
