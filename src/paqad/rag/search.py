@@ -130,11 +130,26 @@ def rank_candidates(
     return RankedLists(dense, lexical, cosine)
 
 
+_IDENT = re.compile(r"`?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`?")
+
+
+def _looks_like_identifier(token: str) -> bool:
+    """``snake_case``, ``camelCase``, ``dotted.name``, ``call()`` or anything in backticks."""
+    return (token.startswith("`") or token.endswith("()") or "_" in token or "." in token
+            or bool(re.search(r"[a-z][A-Z]", token)))
+
+
 def _name_terms(query: str) -> set[str]:
-    """Lowercased query words and identifiers, used to match symbol and file names."""
+    """Identifier-shaped query tokens, lowercased, used to match symbol and file names.
+
+    Plain English words are left out: measured on bench/quality.py, matching every query word
+    against names boosted ``views.py`` for "view" and ``app.py`` for "app" and cost MRR.
+    """
     words = set()
-    for token in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*", query):
-        for piece in token.split("."):
+    for token in _IDENT.findall(query):
+        if not _looks_like_identifier(token):
+            continue
+        for piece in token.strip("`").removesuffix("()").split("."):
             if len(piece) > 2 and piece.lower() not in STOPWORDS:
                 words.add(piece.lower())
                 words.add(piece.replace("_", "").lower())

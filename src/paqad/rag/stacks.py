@@ -54,7 +54,7 @@ def _pack(
 # write there (C#/.NET `bin`+`obj`, IntelliJ/Gradle `out`), never as global defaults.
 PYTHON = _pack(
     "python",
-    ".py .pyi",
+    ".py .pyi .rst",  # Python projects write their docs in reStructuredText (Sphinx)
     ".venv venv .tox .nox .mypy_cache .pytest_cache .ruff_cache .pytype __pycache__ .eggs "
     "*.egg-info .hypothesis htmlcov .ipynb_checkpoints __pypackages__",
     "pyproject.toml setup.py setup.cfg requirements*.txt Pipfile",
