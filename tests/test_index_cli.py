@@ -357,3 +357,11 @@ def test_killed_rebuild_leaves_the_previous_index_usable(project, tmp_path):
     assert idx["valid"] is True and idx["files"] == 5
     code, out, _ = run("rag", "probe", "prorate", "--json", "--no-sync", "--top-n", "1", project=project)
     assert json.loads(out)["results"][0]["symbol"] == "prorate"
+
+
+def test_remote_init_without_a_key_fails_cleanly_and_writes_nothing(project):
+    code, out, err = run("rag", "init", "--provider", "openai", project=project)
+    assert code == 2 and out == ""
+    assert err.startswith("paqad-ai: error: OPENAI_API_KEY is not set") and err.count("\n") == 1
+    assert not (project / ".paqad" / ".config").exists()
+    assert not (project / ".paqad" / "vectors").exists()

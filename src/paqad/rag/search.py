@@ -107,6 +107,7 @@ def rank_candidates(
     allowed = _prefix_ids(store, path_prefix)
     dense: list[int] = []
     cosine: dict[int, float] = {}
+    ids = np.empty(0, dtype=np.int64)
     if embedder is not None:
         ids, mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
         if allowed is not None:
@@ -118,7 +119,6 @@ def rank_candidates(
             top = np.argpartition(-sims, min(pool, len(sims) - 1))[:pool] if len(sims) > pool else np.arange(len(sims))
             top = top[np.argsort(-sims[top], kind="stable")]
             dense = [int(ids[i]) for i in top]
-            cosine = dict(zip(ids.tolist(), sims.tolist()))
     lexical: list[int] = []
     expression = fts_match_expression(query_terms(query))
     if expression:
@@ -127,6 +127,12 @@ def rank_candidates(
         else:
             hits = store.bm25_in(expression, allowed.tolist(), pool)
         lexical = [cid for cid, _ in hits[:pool]]
+    if embedder is not None and len(ids):
+        # Cosine only for the candidates: ids are sorted, so a binary search finds each row.
+        candidates = np.array(sorted(set(dense) | set(lexical)), dtype=np.int64)
+        rows = np.searchsorted(ids, candidates)
+        found = (rows < len(ids)) & (ids[np.minimum(rows, len(ids) - 1)] == candidates)
+        cosine = dict(zip(candidates[found].tolist(), sims[rows[found]].tolist()))
     return RankedLists(dense, lexical, cosine)
 
 
