@@ -1,0 +1,334 @@
+"""``paqad-ai hook prompt``: each host's documented input in, that host's documented output out,
+always exit 0 within ``rag_hook_budget_ms`` -- with a warm index and in every failure case."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import MODEL_MIRROR, git, write_files
+
+from paqad.cli.main import main
+from paqad.config import load_settings
+from paqad.hosts import HOSTS
+from paqad.hosts.prompt_hook import parse_hook_input, render_output, run_prompt_hook
+from paqad.project import ProjectPaths
+
+PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
+BUDGET_S = 1.5  # the default rag_hook_budget_ms
+PROMPT = "how are failed calls retried with exponential backoff?"
+
+FILES = {
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
+    "src/shop/retry.py": (
+        "import time\n\nMAX_RETRIES = 5\n\n\n"
+        "def with_retries(fn, attempts=MAX_RETRIES, backoff=0.5):\n"
+        '    """Call fn and retry it with exponential backoff when it raises TimeoutError."""\n'
+        "    for attempt in range(attempts):\n"
+        "        try:\n"
+        "            return fn()\n"
+        "        except TimeoutError:\n"
+        "            time.sleep(backoff * 2 ** attempt)\n"
+        '    raise TimeoutError("gave up after retries")\n'
+    ),
+    "src/shop/auth.py": (
+        "def login(user, password):\n"
+        '    """Check the password against the stored hash and start a session."""\n'
+        "    if not verify_password(user, password):\n"
+        '        raise PermissionError("bad credentials")\n'
+        "    return start_session(user)\n\n\n"
+        "def verify_password(user, password):\n"
+        '    """Compare the hash of the given password with the user\'s stored hash."""\n'
+        "    return hash_password(password) == user.password_hash\n"
+    ),
+    "src/shop/cart.py": (
+        "class Cart:\n"
+        '    """A shopping cart: items with quantities and a total price in cents."""\n\n'
+        "    def __init__(self):\n"
+        "        self.items = {}\n\n"
+        "    def add(self, sku, quantity=1):\n"
+        "        self.items[sku] = self.items.get(sku, 0) + quantity\n\n"
+        "    def total(self, prices):\n"
+        "        return sum(prices[sku] * n for sku, n in self.items.items())\n"
+    ),
+    "README.md": "# Shop\n\nA small web shop: carts, login and a retry helper for flaky payment calls.\n",
+}
+
+
+def payload(host: str, root: Path, prompt: str = PROMPT, cwd: Path | None = None) -> dict:
+    """Each host's documented hook input (see paqad.hosts.HOSTS for the doc URLs)."""
+    where = str(cwd or root)
+    if host == "claude":
+        return {"session_id": "abc123", "transcript_path": "/home/u/.claude/projects/x/abc123.jsonl", "cwd": where,
+                "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    if host == "gemini":
+        return {"session_id": "s-42", "transcript_path": "/home/u/.gemini/tmp/chats/s-42.json", "cwd": where,
+                "hook_event_name": "BeforeAgent", "timestamp": "2026-11-30T10:30:00Z", "prompt": prompt}
+    if host == "codex":
+        return {"session_id": "019d036d", "turn_id": "019d036d-c7fa", "transcript_path": None, "cwd": where,
+                "hook_event_name": "UserPromptSubmit", "model": "gpt-5-codex", "permission_mode": "default", "prompt": prompt}
+    if host == "cursor":
+        return {"conversation_id": "conv-123", "generation_id": "gen-456", "model": "gpt-5", "hook_event_name": "beforeSubmitPrompt",
+                "cursor_version": "1.7.0", "workspace_roots": [where], "user_email": None, "prompt": prompt, "attachments": []}
+    raise AssertionError(host)
+
+
+def _hook_env() -> dict:
+    return {k: v for k, v in os.environ.items() if k not in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")}
+
+
+def run_hook(host: str, stdin: bytes, *, root: Path | None = None, env: dict | None = None) -> tuple[subprocess.CompletedProcess, float]:
+    argv = [PAQAD_AI, "hook", "prompt", "--host", host]
+    if root is not None:
+        argv += ["--project-root", str(root)]
+    if env is None:
+        env = _hook_env()
+    started = time.monotonic()
+    proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=60, env=env, cwd="/")
+    return proc, time.monotonic() - started
+
+
+def nothing_for(host: str) -> bytes:
+    return {"claude": b"", "codex": b"", "gemini": b"{}\n", "cursor": b'{"continue": true}\n'}[host]
+
+
+def hook_log(paths: ProjectPaths) -> str:
+    log = paths.logs_dir / "hook.log"
+    return log.read_text(encoding="utf-8") if log.exists() else ""
+
+
+def wait_for_refresh(paths: ProjectPaths, since: float, timeout: float = 90.0) -> dict:
+    """Wait until the detached ``rag refresh-context`` the hook started has finished."""
+    end = time.monotonic() + timeout
+    record_file = paths.state_dir / "last-refresh.json"
+    while time.monotonic() < end:
+        try:
+            record = json.loads(record_file.read_text(encoding="utf-8"))
+            if record["at"] >= since:
+                return record
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.1)
+    raise AssertionError("the hook did not start a refresh that finished")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
+    """A small git project with retrieval on and a warm index (built once for this module)."""
+    root = tmp_path_factory.mktemp("hook") / "shop project ü"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write_files(root, FILES)
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.startswith("PAQAD_"):
+                mp.delenv(name)
+        mp.setenv("PAQAD_HOME", str(paqad_home))
+        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
+    return root
+
+
+@pytest.fixture
+def expected_section(indexed: Path) -> str:
+    paths = ProjectPaths(indexed)
+    from paqad.rag.refresh import section_for_prompt
+
+    section = section_for_prompt(paths, load_settings(paths), PROMPT, math.inf)
+    assert section is not None and "src/shop/retry.py:L" in section
+    return section
+
+
+# --- the documented formats, in-process --------------------------------------------------------
+
+
+def test_parse_each_hosts_documented_input(tmp_path: Path) -> None:
+    for host in HOSTS:
+        parsed = parse_hook_input(json.dumps(payload(host, tmp_path)).encode())
+        assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (PROMPT, tmp_path, False)
+    assert parse_hook_input(json.dumps(payload("claude", tmp_path))).session_id == "abc123"
+    assert parse_hook_input(json.dumps(payload("cursor", tmp_path))).session_id == "conv-123"
+
+
+@pytest.mark.parametrize("raw", [b"", b"not json{", b"[1, 2]", b"\xff\xfe\x00", b'"just a string"', b"{" * 5000])
+def test_parse_tolerates_malformed_input(raw: bytes) -> None:
+    parsed = parse_hook_input(raw)
+    assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (None, None, True)
+
+
+def test_parse_ignores_fields_of_the_wrong_type() -> None:
+    parsed = parse_hook_input(b'{"prompt": 42, "cwd": ["x"], "workspace_roots": "nope"}')
+    assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (None, None, False)
+
+
+def test_render_each_hosts_documented_output() -> None:
+    section = "## Retrieved context\n\nQuery: this prompt\n"
+    for name in ("claude", "codex"):
+        out = json.loads(render_output(HOSTS[name], section))
+        assert out == {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": section}}
+        assert render_output(HOSTS[name], None) == ""
+    assert json.loads(render_output(HOSTS["gemini"], section)) == {
+        "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": section}
+    }
+    assert render_output(HOSTS["gemini"], None) == "{}"  # Gemini: stdout must always be JSON
+    assert json.loads(render_output(HOSTS["cursor"], section)) == {"continue": True}  # cannot add context
+    assert json.loads(render_output(HOSTS["cursor"], None)) == {"continue": True}
+
+
+# --- end to end, as the host runs it -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["claude", "gemini", "codex"])
+def test_answers_this_prompt_within_budget(host: str, indexed: Path, expected_section: str) -> None:
+    paths = ProjectPaths(indexed)
+    since = time.time()
+    # Claude Code: no --project-root, the project is found from the payload's cwd (a subfolder).
+    root_arg = None if host == "claude" else indexed
+    data = payload(host, indexed, cwd=indexed / "src" / "shop")
+    # A 5 s budget: this test checks the answer, not the speed, and must not depend on what
+    # else the (shared, 2-core) test machine is doing; bench/hook_latency.py measures speed.
+    env = dict(_hook_env(), PAQAD_RAG_HOOK_BUDGET_MS="5000")
+    proc, elapsed = run_hook(host, json.dumps(data).encode(), root=root_arg, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert elapsed < 5.0, f"{elapsed:.2f}s"
+    assert proc.stderr == b""
+    out = json.loads(proc.stdout)
+    assert out == {"hookSpecificOutput": {"hookEventName": HOSTS[host].event, "additionalContext": expected_section}}
+    record = json.loads(paths.last_prompt.read_text(encoding="utf-8"))
+    assert (record["prompt"], record["host"]) == (PROMPT, host)
+    wait_for_refresh(paths, since)
+    assert "## Retrieved context" in paths.session_context.read_text(encoding="utf-8")
+
+
+def test_cursor_records_the_prompt_and_refreshes(indexed: Path) -> None:
+    paths = ProjectPaths(indexed)
+    since = time.time()
+    prompt = "where is the cart total computed?"
+    proc, elapsed = run_hook("cursor", json.dumps(payload("cursor", indexed, prompt)).encode())
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b'{"continue": true}\n', b"")
+    assert elapsed < BUDGET_S
+    assert json.loads(paths.last_prompt.read_text(encoding="utf-8"))["prompt"] == prompt
+    record = wait_for_refresh(paths, since)
+    assert "query from prompt" in record["summary"]
+    assert "src/shop/cart.py:L" in paths.session_context.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("host", sorted(HOSTS))
+def test_retrieval_off_exits_quickly_with_nothing(host: str, tmp_path: Path) -> None:
+    write_files(tmp_path, FILES)
+    proc, elapsed = run_hook(host, json.dumps(payload(host, tmp_path)).encode())
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, nothing_for(host), b"")
+    assert elapsed < BUDGET_S
+    assert not (tmp_path / ".paqad").exists()  # nothing recorded, nothing logged
+
+
+@pytest.mark.parametrize("stdin", [b"not json{", b"", b"[]"])
+@pytest.mark.parametrize("host", ["claude", "gemini"])
+def test_malformed_stdin(host: str, stdin: bytes, indexed: Path) -> None:
+    paths = ProjectPaths(indexed)
+    before = paths.last_prompt.read_bytes() if paths.last_prompt.exists() else None
+    since = time.time()
+    proc, elapsed = run_hook(host, stdin, root=indexed)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, nothing_for(host), b"")
+    assert elapsed < BUDGET_S
+    assert (paths.last_prompt.read_bytes() if paths.last_prompt.exists() else None) == before
+    if stdin:
+        assert "stdin is not a JSON object; prompt not recorded" in hook_log(paths)
+    wait_for_refresh(paths, since)  # still refreshed: changed files are a query too
+
+
+@pytest.mark.parametrize("host", ["claude", "cursor"])
+def test_no_index(host: str, tmp_path: Path) -> None:
+    write_files(tmp_path, {**FILES, ".paqad/.config": "rag_enabled=true\n"})
+    proc, elapsed = run_hook(host, json.dumps(payload(host, tmp_path)).encode(), root=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, nothing_for(host), b"")
+    assert elapsed < BUDGET_S
+    record = json.loads((tmp_path / ".paqad/context/last-prompt.json").read_text(encoding="utf-8"))
+    assert record["prompt"] == PROMPT
+
+
+def test_corrupt_index_is_logged_without_the_prompt(tmp_path: Path) -> None:
+    secret_prompt = "fix login, my password is hunter2-do-not-log"
+    write_files(tmp_path, {**FILES, ".paqad/.config": "rag_enabled=true\n", ".paqad/vectors/index.sqlite": b"\x00garbage" * 100})
+    proc, elapsed = run_hook("gemini", json.dumps(payload("gemini", tmp_path, secret_prompt)).encode(), root=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"{}\n", b"")
+    assert elapsed < BUDGET_S
+    log = hook_log(ProjectPaths(tmp_path))
+    assert "host=gemini search failed: PaqadError" in log and "index is unreadable" in log
+    assert "hunter2" not in log
+
+
+def test_missing_model(indexed: Path, tmp_path: Path) -> None:
+    paths = ProjectPaths(indexed)
+    env = {k: v for k, v in os.environ.items() if k != "PAQAD_MODEL_MIRROR"}
+    env["PAQAD_HOME"] = str(tmp_path / "empty-home")  # no model in the store, no mirror, offline
+    since = time.time()
+    proc, elapsed = run_hook("codex", json.dumps(payload("codex", indexed)).encode(), root=indexed, env=env)
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert elapsed < BUDGET_S
+    # The model is needed for the dense half; without it the hook answers with nothing new
+    # (or, if search degrades to keywords, with a section) -- never with an error.
+    assert proc.stdout == b"" or json.loads(proc.stdout)["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    if proc.stdout == b"":
+        assert "search failed" in hook_log(paths)
+    wait_for_refresh(paths, since)
+
+
+def test_budget_too_small_answers_nothing_in_time(indexed: Path) -> None:
+    paths = ProjectPaths(indexed)
+    env = dict(os.environ, PAQAD_RAG_HOOK_BUDGET_MS="50")
+    since = time.time()
+    proc, elapsed = run_hook("claude", json.dumps(payload("claude", indexed)).encode(), root=indexed, env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    # Interpreter start-up and imports alone take more than 50 ms, so the hook answers as soon
+    # as it can: no search wait (the in-process test below times the abandonment exactly).
+    assert elapsed < BUDGET_S, f"{elapsed:.2f}s"
+    wait_for_refresh(paths, since)
+
+
+def test_search_still_running_at_the_deadline_is_abandoned(tmp_path: Path) -> None:
+    """In-process, deterministic: the index is a FIFO, so opening it blocks like a hung network
+    filesystem would. The hook must answer at the deadline and leave the thread behind (the
+    CLI then ends the process with os._exit)."""
+    write_files(tmp_path, {**FILES, ".paqad/.config": "rag_enabled=true\n"})
+    paths = ProjectPaths(tmp_path)
+    paths.vectors_dir.mkdir()
+    os.mkfifo(paths.index_db)
+    started = time.monotonic() - BUDGET_S + 0.4  # 0.4 s of the budget left, 0.05 s of it for output
+    outcome = run_prompt_hook(HOSTS["claude"], json.dumps(payload("claude", tmp_path)), project_root=tmp_path, started=started, spawn=False)
+    took = time.monotonic() - started - (BUDGET_S - 0.4)
+    try:
+        assert (outcome.stdout, outcome.delivered, outcome.note) == ("", False, "timeout")
+        assert outcome.worker is not None and outcome.worker.is_alive()
+        assert 0.3 <= took < 0.45, f"{took:.2f}s"
+        assert "host=claude search did not finish within rag_hook_budget_ms=1500" in hook_log(paths)
+        assert json.loads(paths.last_prompt.read_text(encoding="utf-8"))["prompt"] == PROMPT
+    finally:
+        # Unblock the thread: a writer that opens and closes the FIFO gives its reader EOF.
+        end = time.monotonic() + 10
+        while outcome.worker is not None and outcome.worker.is_alive() and time.monotonic() < end:
+            try:
+                os.close(os.open(paths.index_db, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+            outcome.worker.join(0.05)
+    assert outcome.worker is not None and not outcome.worker.is_alive()
+
+
+def test_project_dir_variable_wins_over_payload_cwd(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    write_files(project, {**FILES, ".paqad/.config": "rag_enabled=true\n"})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = dict(os.environ, GEMINI_PROJECT_DIR=str(project))
+    proc, _ = run_hook("gemini", json.dumps(payload("gemini", elsewhere)).encode(), env=env)
+    assert (proc.returncode, proc.stdout) == (0, b"{}\n")
+    assert json.loads((project / ".paqad/context/last-prompt.json").read_text(encoding="utf-8"))["host"] == "gemini"
+    assert not (elsewhere / ".paqad").exists()
