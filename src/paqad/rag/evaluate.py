@@ -64,7 +64,7 @@ from paqad.project import ProjectPaths
 from paqad.rag import store as store_mod
 from paqad.rag.context import render_section
 from paqad.rag.embeddings.base import Embedder
-from paqad.rag.floor import CONFIDENT, NOTHING, FloorOutcome, apply_floor
+from paqad.rag.floor import CONFIDENT, FloorOutcome, apply_floor
 from paqad.rag.indexer import IndexReport, Progress, sync_index
 from paqad.rag.languages import SOURCE_LANGUAGES, language_for_path
 from paqad.rag.metrics import distinct_files, recall_at_k, reciprocal_rank
@@ -423,7 +423,8 @@ def _git(repo: Path, *args: str) -> str:
     except OSError as exc:
         raise PaqadError(f"--from-git: cannot run git ({exc}); install git") from None
     if done.returncode != 0:
-        raise PaqadError(f"--from-git: `git {' '.join(args)}` failed in {repo}: {done.stderr.strip().splitlines()[-1:] or ''}")
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise PaqadError(f"--from-git: `git {' '.join(args)}` failed in {repo}: {last}")
     return done.stdout
 
 
@@ -623,7 +624,9 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
     archive``) and the index synced incrementally, so unchanged files cost a hash and unchanged
     chunks are never embedded twice. Expected files the index does not hold (filtered out,
     e.g. ignored or too large) are dropped; a case left without any is skipped and listed in
-    ``meta["skipped"]``.
+    ``meta["skipped"]``. The extracted tree has no ``.git`` and no ``.paqad/`` (the user's current
+    settings apply to every commit), so a file git tracks inside a git-ignored folder is
+    filtered out here although the live index would keep it.
     """
     top = git_toplevel(repo)
     commits = git_cases(top, count)
