@@ -25,6 +25,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from paqad.errors import PaqadError
+from paqad.rag.chunking import Chunk
 from paqad.project import ProjectPaths
 
 SCHEMA_VERSION = 1
@@ -73,18 +74,10 @@ MIGRATIONS = [_M001_INITIAL]  # SQL scripts; entry N brings the schema to versio
 
 
 @dataclass(frozen=True)
-class ChunkRow:
-    """A chunk as stored: ``embed_hash`` keys its vector in the embedding cache."""
+class ChunkRow(Chunk):
+    """A stored chunk: a :class:`~paqad.rag.chunking.Chunk` plus its row id in ``chunks``."""
 
-    id: int
-    path: str
-    start_line: int
-    end_line: int
-    language: str
-    symbol: str | None
-    kind: str
-    signature: str | None
-    text: str
+    id: int = 0
 
 
 @dataclass(frozen=True)
@@ -151,7 +144,8 @@ class IndexStore:
             (row.path, row.size, row.mtime_ns, row.sha256, row.language, row.chunk_count),
         )
 
-    def insert_chunk(self, chunk, embed_hash: str, fts_tokens: str) -> int:
+    def insert_chunk(self, chunk: Chunk, embed_hash: str, fts_tokens: str) -> int:
+        """Insert ``chunk`` and its FTS5 row; ``embed_hash`` keys its vector in the cache. Returns the id."""
         cur = self.db.execute(
             "INSERT INTO chunks(path, start_line, end_line, language, symbol, kind, signature, text, content_hash, embed_hash)"
             " VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -169,10 +163,10 @@ class IndexStore:
             batch = ids[start : start + 500]
             marks = ",".join("?" * len(batch))
             for r in self.db.execute(
-                f"SELECT id, path, start_line, end_line, language, symbol, kind, signature, text FROM chunks WHERE id IN ({marks})",
+                f"SELECT path, start_line, end_line, language, symbol, kind, signature, text, id FROM chunks WHERE id IN ({marks})",
                 batch,
             ):
-                out[r[0]] = ChunkRow(*r)
+                out[r[8]] = ChunkRow(*r)
         return out
 
     def counts(self) -> dict[str, object]:
