@@ -189,7 +189,9 @@ def test_command_is_quoted_for_spaces_quotes_and_non_ascii(tmp_path: Path) -> No
 def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = str(tmp_path)
     assert main(["hooks", "install", "--host", "claude", "--host", "cursor", "--project-root", root]) == 0
-    assert capsys.readouterr().out.splitlines() == [
+    captured = capsys.readouterr()
+    assert captured.err == "note: retrieval is off here (rag_enabled=false); the hook does nothing until `paqad-ai rag init`\n"
+    assert captured.out.splitlines() == [
         "Claude Code: installed in .claude/settings.json",
         "Cursor: installed in .cursor/hooks.json (records the prompt and refreshes; this host's hook cannot add context)",
     ]
@@ -242,3 +244,17 @@ def test_program_and_command_recognition(tmp_path: Path) -> None:
     assert not is_our_command("echo paqad-ai hook")
     assert not is_our_command("/opt/other-tool hook prompt")
     assert not is_our_command(None)
+
+
+def test_status_reports_a_gemini_hook_disabled_by_name(tmp_path: Path) -> None:
+    install(HOSTS["gemini"], tmp_path, BUDGET_MS)
+    settings = tmp_path / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    data["hooks"]["disabled"] = ["paqad-ai-retrieval"]
+    settings.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    st = status(HOSTS["gemini"], tmp_path)
+    assert st.installed and st.resolves
+    assert st.problem == (
+        '"paqad-ai-retrieval" is listed in hooks.disabled of .gemini/settings.json; '
+        "run `/hooks enable paqad-ai-retrieval` in Gemini CLI"
+    )

@@ -56,7 +56,8 @@ def install_cmd(host_names: tuple[str, ...], project_root: Path | None) -> None:
     from paqad.hosts.installers import install
 
     paths = _paths(project_root)
-    budget_ms = load_settings(paths).rag_hook_budget_ms
+    settings = load_settings(paths)
+    budget_ms = settings.rag_hook_budget_ms
     for name in dict.fromkeys(host_names):
         host = get_host(name)
         path, changed = install(host, paths.root, budget_ms)
@@ -64,6 +65,8 @@ def install_cmd(host_names: tuple[str, ...], project_root: Path | None) -> None:
         state = "installed in" if changed else "already installed in"
         extra = "" if host.adds_context else " (records the prompt and refreshes; this host's hook cannot add context)"
         click.echo(f"{host.title}: {state} {rel}{extra}")
+    if not settings.rag_enabled:
+        click.echo("note: retrieval is off here (rag_enabled=false); the hook does nothing until `paqad-ai rag init`", err=True)
 
 
 @hooks.command("uninstall")

@@ -336,6 +336,10 @@ def status(host: Host, project_root: Path) -> HostStatus:
     problem = None
     if commands and not resolves:
         problem = "the hook's program does not exist any more; run `paqad-ai hooks install --host " + host.name + "` again"
+    hooks = doc.data.get("hooks")
+    if commands and host.name == "gemini" and isinstance(hooks, dict) and HOOK_NAME in (hooks.get("disabled") or []):
+        # Gemini CLI skips hooks named in hooks.disabled (its /hooks disable command writes it).
+        problem = f'"{HOOK_NAME}" is listed in hooks.disabled of {host.settings_path}; run `/hooks enable {HOOK_NAME}` in Gemini CLI'
     return HostStatus(host, path, bool(commands), commands, resolves, problem)
 
 
