@@ -257,12 +257,14 @@ def test_no_index(host: str, tmp_path: Path) -> None:
 def test_corrupt_index_is_logged_without_the_prompt(tmp_path: Path) -> None:
     secret_prompt = "fix login, my password is hunter2-do-not-log"
     write_files(tmp_path, {**FILES, ".paqad/.config": "rag_enabled=true\n", ".paqad/vectors/index.sqlite": b"\x00garbage" * 100})
+    since = time.time()
     proc, elapsed = run_hook("gemini", json.dumps(payload("gemini", tmp_path, secret_prompt)).encode(), root=tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"{}\n", b"")
     assert elapsed < BUDGET_S
     log = hook_log(ProjectPaths(tmp_path))
     assert "host=gemini search failed: PaqadError" in log and "index is unreadable" in log
     assert "hunter2" not in log
+    wait_for_refresh(ProjectPaths(tmp_path), since)
 
 
 def test_missing_model(indexed: Path, tmp_path: Path) -> None:
