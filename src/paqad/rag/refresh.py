@@ -77,7 +77,9 @@ def get_embedder_or_none(paths: ProjectPaths, settings: Settings):
     from paqad.rag.embeddings.factory import get_embedder
 
     try:
-        return get_embedder(settings, paths)
+        embedder = get_embedder(settings, paths)
+        embedder.fingerprint  # the local model loads lazily: a missing model shows up here, not mid-search
+        return embedder
     except PaqadError as exc:
         log_failure(paths, "refresh", exc)
         return None
