@@ -68,7 +68,7 @@ def test_relief_floor_above_threshold_is_rejected(tmp_path):
 
 def test_unknown_key_warns_and_is_kept(tmp_path):
     write_files(tmp_path, {".paqad/.config": "rag_colour=blue\n"})
-    with pytest.warns(UserWarning, match="unknown config key 'rag_colour'"):
+    with pytest.warns(UserWarning, match=r"unknown config key 'rag_colour' \(kept, ignored\)$"):
         s = load_settings(tmp_path, environ={})
     assert s.unknown == {"rag_colour": "blue"}
 
@@ -98,3 +98,18 @@ def test_find_project_root_walks_up_to_git_or_paqad(tmp_path):
     lonely = tmp_path / "lonely"
     lonely.mkdir()
     assert find_project_root(lonely) == lonely.resolve()
+
+
+def test_a_line_without_equals_warns_with_its_line_number(tmp_path):
+    write_files(tmp_path, {".paqad/.config": "rag_top_n=3\ngarbage line\n"})
+    with pytest.warns(UserWarning, match=r"\.config:2: ignored line 'garbage line' \(expected key=value\)"):
+        assert load_settings(tmp_path, environ={}).rag_top_n == 3
+
+
+def test_unknown_key_suggests_the_close_one_and_the_cli_prints_one_line(tmp_path, capsys):
+    from paqad.cli.main import main
+
+    write_files(tmp_path, {".paqad/.config": "rag_tpo_n=5\n"})
+    assert main(["rag", "status", "--json", "--project-root", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert err == "paqad-ai: warning: .paqad/.config: unknown config key 'rag_tpo_n' (kept, ignored); did you mean rag_top_n?\n"

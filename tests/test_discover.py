@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -393,3 +394,12 @@ def test_env_files_stay_out_even_when_included_or_tracked(git_repo) -> None:
         ".paqad/rag.ignore.yaml": "include:\n  - 'config/**'\n  - '.env.*'\n",
     })  # fmt: skip
     assert decisions(root)["config/.env.production.yaml"] == "ignore:env-file"
+
+
+def test_a_file_name_that_is_not_utf8_is_rejected_not_fatal(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'x'\n", "ok.py": PY})
+    with open(os.fsencode(tmp_path) + b"/caf\xe9.py", "w") as fh:  # a Latin-1 name
+        fh.write(PY)
+    found = discover(tmp_path)
+    assert [d.path for d in found.eligible] == ["ok.py", "pyproject.toml"]
+    assert [(d.path, d.reason) for d in found.rejected] == [("caf\udce9.py", "check:not-utf8-name")]

@@ -238,6 +238,20 @@ def test_probe_json_rows_and_floor_fields(project):
     assert len(data["results"]) == 3
 
 
+def test_mistyped_model_changes_nothing(project):
+    assert run("rag", "init", project=project)[0] == 0
+    config = (project / ".paqad" / ".config").read_bytes()
+    code, _, err = run("rag", "init", "--model", "foo/bar", "--yes", project=project)
+    assert code == 2 and "foo/bar" in err.splitlines()[-1]
+    assert (project / ".paqad" / ".config").read_bytes() == config
+    assert status_json(project)["index"]["valid"] is True
+
+
+def test_clear_without_an_index_says_so(project):
+    code, out, _ = run("rag", "clear", "--yes", project=project)
+    assert (code, out) == (0, "No index to delete; retrieval is off (rag_enabled=false).\n")
+
+
 def test_probe_user_errors_exit_2_with_one_line(project, tmp_path):
     code, _, err = run("rag", "probe", "anything", project=project)
     assert code == 2 and err == "paqad-ai: error: no index here; run `paqad-ai rag init` first\n"
@@ -362,6 +376,17 @@ def test_killed_rebuild_leaves_the_previous_index_usable(project, tmp_path):
 def test_remote_init_without_a_key_fails_cleanly_and_writes_nothing(project):
     code, out, err = run("rag", "init", "--provider", "openai", project=project)
     assert code == 2 and out == ""
-    assert err.startswith("paqad-ai: error: OPENAI_API_KEY is not set") and err.count("\n") == 1
+    assert err.splitlines()[0] == f"Project root: {project}"
+    assert err.splitlines()[1].startswith("paqad-ai: error: OPENAI_API_KEY is not set") and err.count("\n") == 2
     assert not (project / ".paqad" / ".config").exists()
     assert not (project / ".paqad" / "vectors").exists()
+
+
+def test_probe_path_outside_or_missing_is_a_user_error(project):
+    assert run("rag", "init", project=project)[0] == 0
+    code, _, err = run("rag", "probe", "x", "--path", "../..", project=project)
+    assert code == 2 and err.startswith("paqad-ai: error: --path ../..: outside the project")
+    code, _, err = run("rag", "probe", "x", "--path", "nowhere", project=project)
+    assert (code, err) == (2, "paqad-ai: error: --path nowhere: no such file or folder in the project\n")
+    code, out, _ = run("rag", "probe", "prorate", "--path", "src/demo", "--json", project=project)
+    assert code == 0 and {r["path"] for r in json.loads(out)["results"]} <= {"src/demo/billing.py", "src/demo/retry.py", "src/demo/auth.py"}

@@ -8,6 +8,7 @@ A bad value raises :class:`~paqad.errors.ConfigError` naming key, value, file an
 
 from __future__ import annotations
 
+import difflib
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -163,9 +164,12 @@ def read_config_file(path: Path) -> dict[str, str]:
         return values
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc}); fix or delete it") from exc
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if not stripped or stripped.startswith("#") or "=" not in stripped:
+        if not stripped or stripped.startswith("#"):
+            continue
+        if "=" not in stripped:
+            warnings.warn(f"{path}:{number}: ignored line {stripped[:40]!r} (expected key=value)", UserWarning, stacklevel=2)
             continue
         key, _, value = stripped.partition("=")
         if " #" in value:
@@ -204,7 +208,9 @@ def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = No
         for name, raw in raw_values.items():
             if name not in KEYS:
                 unknown[name] = raw
-                warnings.warn(f"{label}: unknown config key '{name}' (kept, ignored)", UserWarning, stacklevel=2)
+                close = difflib.get_close_matches(name, KEYS, n=1)
+                hint = f"; did you mean {close[0]}?" if close else ""
+                warnings.warn(f"{label}: unknown config key '{name}' (kept, ignored){hint}", UserWarning, stacklevel=2)
                 continue
             key = KEYS[name]
             where = f"environment variable PAQAD_{name.upper()}" if label == "env" else label

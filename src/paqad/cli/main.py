@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 
 import click
 
@@ -67,8 +68,14 @@ def rag() -> None:
     """Build, inspect and query the retrieval index (.paqad/vectors/)."""
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings (unknown config keys, a loose secrets.env mode) as one plain line on stderr."""
+    click.echo(f"paqad-ai: warning: {message}", err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (0 ok, 1 failed check, 2 user error)."""
+    warnings.showwarning = _show_warning
     try:
         cli.main(args=argv, prog_name="paqad-ai", standalone_mode=False)
     except PaqadError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import sys
@@ -82,10 +83,10 @@ def _load_embedder(paths: ProjectPaths, settings):
     return get_embedder(settings, paths)
 
 
-def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False):
+def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, embedder=None):
     from paqad.rag.indexer import sync_index
 
-    embedder = _load_embedder(paths, settings)
+    embedder = embedder or _load_embedder(paths, settings)
     with BuildProgress(enabled=not quiet) as progress:
         report = sync_index(paths, settings, embedder, full=full, progress=progress)
     return report
@@ -125,23 +126,31 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     provider = provider or current.rag_embedding_provider
     if model is None:
         model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
+    click.echo(f"Project root: {paths.root}", err=True)
     if provider != "local":
         from paqad.secrets import require_key
 
         require_key(paths, provider, interactive=sys.stdin.isatty())
-    write_local_values(paths, {"rag_enabled": True, "rag_embedding_provider": provider, "rag_embedding_model": model})
+    # Check the provider and model (fetching a local model into the store) before writing any
+    # setting, so a mistyped --model never leaves a working index configured for a missing model.
+    candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
+    embedder = _load_embedder(paths, candidate)
+    embedder.fingerprint  # noqa: B018 - loads the local model files, or raises a clear error
+    write_local_values(paths, {"rag_embedding_provider": provider, "rag_embedding_model": model})
     ensure_paqad_gitignore(paths)
     settings = load_settings(paths)
     from paqad.rag.indexer import index_state
 
     state = index_state(paths, settings)
     if state.valid and not yes:
-        stderr.print(f"Index already built ({state.counts.get('files', 0)} files, {state.counts.get('chunks', 0)} chunks); "
-                     "kept and synced. Use --yes to rebuild from scratch.")
-        report = _build(paths, settings, full=False)
+        click.echo(f"Index already built ({state.counts.get('files', 0)} files, {state.counts.get('chunks', 0)} chunks); "
+                   "kept and synced. Use --yes to rebuild from scratch.", err=True)
+        report = _build(paths, settings, full=False, embedder=embedder)
     else:
         _confirm_remote(paths, settings, yes)
-        report = _build(paths, settings, full=True)
+        report = _build(paths, settings, full=True, embedder=embedder)
+    # Switched on only once an index exists: hooks never search a half-built one.
+    write_local_values(paths, {"rag_enabled": True})
     click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {report.summary()}")
 
 
@@ -184,11 +193,12 @@ def clear(yes: bool, project_root: Path | None) -> None:
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.rag import store as store_mod
 
-    with store_mod.write_lock(paths, blocking=True):
-        if paths.vectors_dir.exists():
+    existed = paths.vectors_dir.exists()
+    if existed:
+        with store_mod.write_lock(paths, blocking=True):
             shutil.rmtree(paths.vectors_dir)
     write_local_values(paths, {"rag_enabled": False})
-    click.echo("Index deleted; retrieval is off (rag_enabled=false).")
+    click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
 def _fmt_time(iso_or_epoch) -> str:
@@ -300,6 +310,18 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         stdout.print(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
 
 
+def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
+    """A ``--path`` value as a project-relative folder; error if outside the project or absent."""
+    target = (paths.root / prefix).resolve()
+    try:
+        rel = target.relative_to(paths.root).as_posix()
+    except ValueError:
+        raise PaqadError(f"--path {prefix}: outside the project {paths.root}") from None
+    if not target.exists():
+        raise PaqadError(f"--path {prefix}: no such file or folder in the project")
+    return "" if rel == "." else rel
+
+
 def _read_query(query: str | None, query_file: Path | None) -> str:
     if query_file is not None:
         try:
@@ -308,7 +330,7 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
             raise PaqadError(f"--query-file {query_file}: cannot read ({exc})") from None
     elif query == "-":
         text = sys.stdin.read()
-    elif query:
+    elif query is not None:
         text = query
     else:
         raise PaqadError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
@@ -347,6 +369,8 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     embedder = _load_embedder(paths, settings)
     if not no_sync:
         sync_index(paths, settings, embedder, blocking=False)
+    if path_prefix:
+        path_prefix = _checked_prefix(paths, path_prefix)
     results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder)
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     rows = [
@@ -363,6 +387,8 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
         return
     if not stdout.is_terminal:
+        if rows:
+            click.echo("rank  score  band    location  symbol")
         for row in rows:
             click.echo(
                 f"{row['rank']:>2}  {row['score']:.3f}  {'floor' if row['above_floor'] else 'relief' if row['above_relief'] else 'below'}"

@@ -239,6 +239,9 @@ class _Rules:
             reason = "check:symlink"
         if reason is not None:
             return FilterDecision(rel + "/" if dir_link else rel, False, reason)
+        if not _is_utf8_path(rel):
+            # A name that is not UTF-8 cannot be stored or shown as a project path.
+            return FilterDecision(rel, False, "check:not-utf8-name")
         try:
             st = path.lstat()
         except OSError:
@@ -251,6 +254,15 @@ class _Rules:
         if reason is not None:
             return FilterDecision(rel, False, reason)
         return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
+
+
+def _is_utf8_path(rel: str) -> bool:
+    """False for a path holding bytes that are not UTF-8 (``os`` decodes them as surrogates)."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _push_gitignore(levels: list[IgnoreLevel], folder: Path, rel_dir: str) -> list[IgnoreLevel]:

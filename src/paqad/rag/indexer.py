@@ -48,7 +48,8 @@ class IndexReport:
     chunks_total: int = 0
     chunks_written: int = 0
     chunks_removed: int = 0
-    embedded: int = 0
+    embedded: int = 0  # distinct texts sent to the model (identical chunks are embedded once)
+    embedded_chunks: int = 0  # chunks whose vector was not in the cache
     cached: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -61,11 +62,11 @@ class IndexReport:
     def summary(self) -> str:
         if self.full:
             return (f"indexed {self.files_total} files, {self.chunks_total} chunks "
-                    f"({self.embedded} embedded, {self.cached} cached) in {self.seconds:.1f}s")
+                    f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.1f}s")
         if not self.changed:
             return f"index up to date ({self.files_total} files, {self.chunks_total} chunks)"
         return (f"synced {self.files_changed} changed, {self.files_removed} removed "
-                f"({self.embedded} embedded, {self.cached} cached) in {self.seconds:.2f}s")
+                f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.2f}s")
 
 
 def text_hash(text: str) -> str:
@@ -173,7 +174,11 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
             touched.append(store_mod.FileRow(decision.path, len(data), decision.mtime_ns, digest, language, old.chunk_count))
             continue
         text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-        chunks = chunk_file(decision.path, text, language)
+        try:
+            chunks = chunk_file(decision.path, text, language)
+        except Exception:  # noqa: BLE001 - one bad file never stops a build
+            report.rejected["index:chunk-error"] = report.rejected.get("index:chunk-error", 0) + 1
+            continue
         changed.append((store_mod.FileRow(decision.path, len(data), decision.mtime_ns, digest, language, len(chunks)), chunks))
         tick("chunk", i + 1, len(found.eligible))
     tick("chunk", len(found.eligible), len(found.eligible))
@@ -191,6 +196,7 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
         if h not in have and h not in todo:
             todo[h] = t
     report.cached = sum(1 for h in hashes if h in have)
+    report.embedded_chunks = len(all_chunks) - report.cached
     if all_chunks:
         tick("cached", report.cached, len(all_chunks))
     embed_started = time.perf_counter()
