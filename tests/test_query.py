@@ -192,7 +192,7 @@ def test_choose_query_changed_files_then_none(git_repo):
     assert choose_query(paths, settings(root)) is None
     write_files(root, {"src/app.py": "print('x')\n", "lib/RetryPolicy.py": "R = 1\n"})
     assert choose_query(paths, settings(root)) == Query(
-        "Changed files: src/app.py, lib/RetryPolicy.py\napp retry policy", "changed-files", "changed files (2)"
+        "Changed files: src/app.py, lib/RetryPolicy.py\napp retry policy", "changed-files", "changed files (2): src/app.py, lib/RetryPolicy.py"
     )
 
 

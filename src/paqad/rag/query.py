@@ -213,5 +213,6 @@ def choose_query(paths: ProjectPaths, settings: Settings) -> Query | None:
         return Query(record["prompt"], "prompt", _prompt_label(record["recorded_at"]))
     files = changed_files(paths.root, settings.rag_base_branch)
     if files:
-        return Query(changed_files_query(files), "changed-files", f"changed files ({len(files)})")
+        named = ", ".join(files[:5]) + (f", and {len(files) - 5} more" if len(files) > 5 else "")
+        return Query(changed_files_query(files), "changed-files", f"changed files ({len(files)}): {named}")
     return None
