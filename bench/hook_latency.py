@@ -28,6 +28,10 @@ import time
 from pathlib import Path
 
 PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
+BENCH = Path(__file__).resolve().parent
+# Same defaults as the other benches: the offline mirror next to the repository, a bench-local store.
+os.environ.setdefault("PAQAD_MODEL_MIRROR", str(BENCH.parent.parent / "shared" / "models"))
+os.environ.setdefault("PAQAD_HOME", str(BENCH / ".cache" / "paqad-home"))
 
 NOUNS = ("invoice", "customer", "order", "payment", "session", "token", "cache", "queue", "report", "user",
          "account", "ledger", "shipment", "coupon", "cart", "product", "review", "address", "webhook", "retry",
