@@ -113,3 +113,18 @@ def test_path_prefix_is_applied_before_the_top_k_cut(shop):
 def test_top_n_cuts_the_fused_list(shop):
     paths, settings, embedder = shop
     assert len(search(paths, settings, "user", embedder=embedder, top_n=2)) == 2
+
+
+def test_keyword_expression_leaves_out_common_terms_on_large_indexes(shop, monkeypatch):
+    from paqad.rag import search as search_mod
+
+    paths, _, _ = shop
+    with open_store(paths, readonly=True) as store:
+        assert store.chunk_count() == 5
+        assert search_mod.keyword_expression(store, ["hello", "cart"]) == '"hello" OR "cart"'  # small: untouched
+        monkeypatch.setattr(search_mod, "PRUNE_FROM_CHUNKS", 1)
+        assert store.document_frequencies(["hello", "cart", "zebra"]) == {"hello": 1, "cart": 2, "zebra": 0}
+        # 10% of 5 chunks: every term is common, so the two rarest must co-occur
+        assert search_mod.keyword_expression(store, ["cart", "hello", "zebra"]) == '"hello" AND "cart"'
+        monkeypatch.setattr(search_mod, "COMMON_TERM_FRACTION", 0.3)  # limit 1.5 chunks
+        assert search_mod.keyword_expression(store, ["cart", "hello"]) == '"hello"'

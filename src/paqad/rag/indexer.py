@@ -260,6 +260,7 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
         if full:
             values["built_at"] = now
         store.set_meta(values)
+        store.set_meta({"chunks": store.db.execute("SELECT count(*) FROM chunks").fetchone()[0]})
         store.db.execute("COMMIT")
     except BaseException:
         store.db.execute("ROLLBACK")

@@ -71,8 +71,8 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-def fts_match_expression(terms: list[str]) -> str | None:
-    """An FTS5 MATCH expression that ORs the quoted terms, or None when there are none."""
+def fts_match_expression(terms: list[str], operator: str = "OR") -> str | None:
+    """An FTS5 MATCH expression joining the quoted terms with ``operator`` (OR / AND), or None."""
     if not terms:
         return None
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    return f" {operator} ".join('"' + t.replace('"', '""') + '"' for t in terms)

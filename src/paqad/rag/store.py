@@ -212,6 +212,25 @@ class IndexStore:
             return []
         return [(int(r[0]), -float(r[1])) for r in rows]
 
+    def document_frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """Number of chunks each term occurs in (after FTS5's porter stemming of both sides)."""
+        out = {}
+        for term in terms:
+            try:
+                out[term] = int(self.db.execute(
+                    "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", ('"' + term.replace('"', '""') + '"',)
+                ).fetchone()[0])
+            except sqlite3.OperationalError:
+                out[term] = 0
+        return out
+
+    def chunk_count(self) -> int:
+        """Chunks in the index: recorded in ``meta`` at each commit (a count(*) costs ~2 ms at 50k)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'chunks'").fetchone()
+        if row is not None:
+            return int(row[0])
+        return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+
     def bm25_in(self, match_expression: str, ids: Sequence[int], limit: int) -> list[tuple[int, float]]:
         """BM25 restricted to chunk ``ids`` (a path-prefix search), as (id, score), best first."""
         if not ids:
@@ -239,11 +258,20 @@ class IndexStore:
         vec_dir = self.paths.vectors_dir
         ids_file = vec_dir / f"ids-{gen}.npy"
         mat_file = vec_dir / f"matrix-{gen}.npy"
-        if ids_file.exists() and mat_file.exists():
+        try:
+            # The files' identity, not just their names: a rebuilt index restarts generations.
+            key = tuple((st.st_ino, st.st_mtime_ns, st.st_size) for st in (ids_file.stat(), mat_file.stat())) + (
+                str(vec_dir), model, dimension)
+        except OSError:
+            key = None
+        if key in _MATRIX_CACHE:
+            return _MATRIX_CACHE[key]
+        if key is not None:
             try:
                 ids = np.load(ids_file)
                 mat = np.load(mat_file, mmap_mode="r")
                 if mat.ndim == 2 and mat.shape == (len(ids), dimension):
+                    _remember_matrix(key, ids, mat)
                     return ids, mat
             except (OSError, ValueError):
                 pass
@@ -260,6 +288,16 @@ class IndexStore:
             mat[i] = vec
         _save_matrix(vec_dir, gen, ids, mat)
         return ids, mat
+
+
+# The last matrix each process mapped, so repeated searches (MCP server, eval) skip the reload.
+# Keyed by the two files' (inode, mtime, size), the folder, model and dimension.
+_MATRIX_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _remember_matrix(key: tuple, ids: np.ndarray, mat: np.ndarray) -> None:
+    _MATRIX_CACHE.clear()
+    _MATRIX_CACHE[key] = (ids, mat)
 
 
 def _save_matrix(vec_dir: Path, gen: int, ids: np.ndarray, mat: np.ndarray) -> None:
