@@ -138,3 +138,24 @@ def test_factory_builds_the_configured_local_embedder(tmp_path, monkeypatch):
     monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PRECISION", "fp32")
     embedder = get_embedder(load_settings(tmp_path))
     assert (embedder.model_id, embedder.precision) == (REPO, "fp32")
+
+
+def test_the_optimised_graph_is_saved_once_and_gives_identical_vectors(tmp_path):
+    """A second process-equivalent session loads the saved graph: same vectors, bit for bit."""
+    import onnxruntime as ort
+
+    from paqad.rag.embeddings import local, model_store
+
+    folder = model_store.ensure_model("Xenova/all-MiniLM-L6-v2", "int8")
+    model_file = folder / "onnx" / "model_quantized.onnx"
+    first = local._session(ort, model_file, 1)
+    saved = list((model_file.parent / ".optimized").glob("model_quantized-ort*.onnx"))
+    assert len(saved) == 1
+    second = local._session(ort, model_file, 1)
+    ids = np.array([[101, 7592, 2088, 102]], dtype=np.int64)
+    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    assert np.array_equal(first.run(None, feed)[0], second.run(None, feed)[0])
+    saved[0].write_bytes(b"not an onnx file")  # damaged: falls back and rewrites it
+    third = local._session(ort, model_file, 1)
+    assert np.array_equal(first.run(None, feed)[0], third.run(None, feed)[0])
+    assert saved[0].stat().st_size > 1_000_000
