@@ -64,3 +64,25 @@ def git_repo(tmp_path: Path):
         return root
 
     return make
+
+
+def build_index(root: Path, files: dict[str, str | bytes], paqad_home: Path) -> Path:
+    """Make ``root`` a git repository holding ``files`` and build its index with ``rag init``.
+
+    For module-scoped fixtures, which run outside the per-test environment above: sets the same
+    environment for the duration of the build only.
+    """
+    from paqad.cli.main import main
+
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    write_files(root, files)
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.startswith("PAQAD_"):
+                mp.delenv(name)
+        mp.setenv("PAQAD_HOME", str(paqad_home))
+        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
+    return root

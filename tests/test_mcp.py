@@ -9,11 +9,10 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import MODEL_MIRROR, git, write_files
+from conftest import build_index, write_files
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from paqad.cli.main import main
 from paqad.config import load_settings
 from paqad.hosts.mcp_server import CodeSearch, confine_path_prefix
 from paqad.project import ProjectPaths
@@ -53,19 +52,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
-    root = tmp_path_factory.mktemp("mcp") / "geo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    write_files(root, FILES)
-    with pytest.MonkeyPatch.context() as mp:
-        for name in list(os.environ):
-            if name.startswith("PAQAD_"):
-                mp.delenv(name)
-        mp.setenv("PAQAD_HOME", str(paqad_home))
-        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
-        mp.setenv("HF_HUB_OFFLINE", "1")
-        assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
-    return root
+    return build_index(tmp_path_factory.mktemp("mcp") / "geo", FILES, paqad_home)
 
 
 def _hits(result) -> list[dict]:

@@ -12,9 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import MODEL_MIRROR, git, write_files
+from conftest import build_index, write_files
 
-from paqad.cli.main import main
 from paqad.config import load_settings
 from paqad.hosts import HOSTS
 from paqad.hosts.prompt_hook import parse_hook_input, render_output, run_prompt_hook
@@ -121,19 +120,7 @@ def wait_for_refresh(paths: ProjectPaths, since: float, timeout: float = 90.0) -
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
     """A small git project with retrieval on and a warm index (built once for this module)."""
-    root = tmp_path_factory.mktemp("hook") / "shop project ü"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    write_files(root, FILES)
-    with pytest.MonkeyPatch.context() as mp:
-        for name in list(os.environ):
-            if name.startswith("PAQAD_"):
-                mp.delenv(name)
-        mp.setenv("PAQAD_HOME", str(paqad_home))
-        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
-        mp.setenv("HF_HUB_OFFLINE", "1")
-        assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
-    return root
+    return build_index(tmp_path_factory.mktemp("hook") / "shop project ü", FILES, paqad_home)
 
 
 @pytest.fixture

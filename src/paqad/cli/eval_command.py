@@ -10,7 +10,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from paqad.cli.rag_commands import BuildProgress, project_root_option, resolve_paths
+from paqad.cli.options import project_root_option, resolve_paths
+from paqad.cli.rag_commands import BuildProgress
 from paqad.rag.evaluate import MODES, RULES, EvalReport, GateThresholds, Summary, changes, report_data
 
 _DEFAULTS = GateThresholds()

@@ -13,26 +13,10 @@ from pathlib import Path
 
 import click
 
-from paqad.errors import PaqadError
 from paqad.hosts import HOSTS, get_host
-from paqad.project import ProjectPaths, find_project_root
+from paqad.cli.options import project_root_option, resolve_paths
 
 _HOST_CHOICE = click.Choice(sorted(HOSTS))
-
-project_root_option = click.option(
-    "--project-root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Project folder. Default: the nearest ancestor of the current directory holding .paqad/ or .git.",
-)
-
-
-def _paths(project_root: Path | None) -> ProjectPaths:
-    if project_root is not None:
-        if not project_root.is_dir():
-            raise PaqadError(f"--project-root {project_root}: not a directory")
-        return ProjectPaths(project_root.resolve())
-    return ProjectPaths(find_project_root())
 
 
 @click.group()
@@ -55,7 +39,7 @@ def install_cmd(host_names: tuple[str, ...], project_root: Path | None) -> None:
     from paqad.config import load_settings
     from paqad.hosts.installers import install
 
-    paths = _paths(project_root)
+    paths = resolve_paths(project_root)
     settings = load_settings(paths)
     budget_ms = settings.rag_hook_budget_ms
     for name in dict.fromkeys(host_names):
@@ -81,7 +65,7 @@ def uninstall_cmd(host_names: tuple[str, ...], project_root: Path | None) -> Non
     """
     from paqad.hosts.installers import uninstall
 
-    paths = _paths(project_root)
+    paths = resolve_paths(project_root)
     for name in dict.fromkeys(host_names or tuple(HOSTS)):
         host = get_host(name)
         path, changed = uninstall(host, paths.root)
@@ -101,7 +85,7 @@ def status_cmd(as_json: bool, project_root: Path | None) -> None:
     """
     from paqad.hosts.installers import all_statuses
 
-    paths = _paths(project_root)
+    paths = resolve_paths(project_root)
     statuses = all_statuses(paths.root)
     if as_json:
         click.echo(json.dumps([
@@ -184,7 +168,7 @@ def mcp_cmd(project_root: Path | None) -> None:
     """
     from paqad.hosts.mcp_server import serve
 
-    serve(_paths(project_root))
+    serve(resolve_paths(project_root))
 
 
 def register(group: click.Group) -> None:

@@ -17,27 +17,11 @@ from rich.table import Table
 
 from paqad.config import DEFAULT_MODELS, KEYS, PROVIDERS, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.errors import PaqadError
-from paqad.project import ProjectPaths, find_project_root
+from paqad.cli.options import project_root_option, resolve_paths
+from paqad.project import ProjectPaths
 
 stderr = Console(stderr=True)
 stdout = Console()
-
-project_root_option = click.option(
-    "--project-root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Project folder. Default: the nearest ancestor of the current directory holding .paqad/ or .git.",
-)
-
-
-def resolve_paths(project_root: Path | None) -> ProjectPaths:
-    """The project's paths from ``--project-root`` or the current directory."""
-    if project_root is not None:
-        if not project_root.is_dir():
-            raise PaqadError(f"--project-root {project_root}: not a directory")
-        return ProjectPaths(project_root.resolve())
-    return ProjectPaths(find_project_root())
-
 
 class BuildProgress:
     """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""

@@ -20,7 +20,6 @@ from typing import Iterator
 from paqad.config import Settings, load_settings
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
-from paqad.rag import store as store_mod
 from paqad.rag.context import render_section, write_section
 from paqad.rag.floor import apply_floor
 from paqad.rag.indexer import IndexReport, sync_index

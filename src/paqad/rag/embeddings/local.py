@@ -15,6 +15,7 @@ import os
 import platform
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
