@@ -390,3 +390,28 @@ def test_probe_path_outside_or_missing_is_a_user_error(project):
     assert (code, err) == (2, "paqad-ai: error: --path nowhere: no such file or folder in the project\n")
     code, out, _ = run("rag", "probe", "prorate", "--path", "src/demo", "--json", project=project)
     assert code == 0 and {r["path"] for r in json.loads(out)["results"]} <= {"src/demo/billing.py", "src/demo/retry.py", "src/demo/auth.py"}
+
+
+def test_remote_build_on_a_terminal_says_what_is_sent_and_asks_first(project):
+    """On a TTY the first remote build states chunks, characters and provider, then asks."""
+    import pty
+
+    from fake_providers import FakeEmbeddingServer
+
+    with FakeEmbeddingServer("openai", 1536, "sk-test-key-for-fake-server") as server:
+        env = dict(os.environ, OPENAI_API_KEY="sk-test-key-for-fake-server", OPENAI_BASE_URL=server.base_url)
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "paqad.cli.main", "rag", "init", "--provider", "openai", "--project-root", str(project)],
+            stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        )
+        os.close(slave)
+        os.write(master, b"n\n")
+        out, err = proc.communicate(timeout=120)
+        os.close(master)
+        assert proc.returncode == 2
+        assert "This will send " in err.decode() and " chunks (" in err.decode()
+        assert "characters) of this project to openai (text-embedding-3-small). Continue?" in err.decode()
+        assert server.requests == []  # nothing was sent
+        assert not (project / ".paqad" / "vectors").exists()
+        assert not (project / ".paqad" / ".config").exists()  # declining changes no setting

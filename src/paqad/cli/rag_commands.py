@@ -97,9 +97,12 @@ def _confirm_remote(paths: ProjectPaths, settings, yes: bool) -> None:
 def init(provider: str | None, model: str | None, yes: bool, project_root: Path | None) -> None:
     """Switch retrieval on for this project and build its index.
 
-    Writes rag_enabled=true, the provider and model to .paqad/.config, writes .paqad/.gitignore,
-    then builds the index under .paqad/vectors/ with a progress bar on stderr. A valid index is
-    kept (and synced) unless --yes is given.
+    Checks the provider and model first (fetching the local model into ~/.paqad/models once;
+    asking for a remote provider's API key on a terminal), writes the provider and model to
+    .paqad/.config and .paqad/.gitignore, builds the index under .paqad/vectors/ with progress
+    on stderr, then sets rag_enabled=true. A valid index is kept (and synced) unless --yes is
+    given. Before a full remote build on a terminal it says how many chunks and characters will
+    be sent, and asks.
 
     \b
     Example:
@@ -120,18 +123,20 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
     embedder = _load_embedder(paths, candidate)
     embedder.fingerprint  # noqa: B018 - loads the local model files, or raises a clear error
+    from paqad.rag.indexer import index_state
+
+    state = index_state(paths, candidate)
+    rebuild_all = yes or not state.valid
+    if rebuild_all:
+        _confirm_remote(paths, candidate, yes)
     write_local_values(paths, {"rag_embedding_provider": provider, "rag_embedding_model": model})
     ensure_paqad_gitignore(paths)
     settings = load_settings(paths)
-    from paqad.rag.indexer import index_state
-
-    state = index_state(paths, settings)
-    if state.valid and not yes:
+    if not rebuild_all:
         click.echo(f"Index already built ({state.counts.get('files', 0)} files, {state.counts.get('chunks', 0)} chunks); "
                    "kept and synced. Use --yes to rebuild from scratch.", err=True)
         report = _build(paths, settings, full=False, embedder=embedder)
     else:
-        _confirm_remote(paths, settings, yes)
         report = _build(paths, settings, full=True, embedder=embedder)
     # Switched on only once an index exists: hooks never search a half-built one.
     write_local_values(paths, {"rag_enabled": True})
