@@ -11,17 +11,19 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from paqad.config import DEFAULT_MODELS, KEYS, PROVIDERS, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.errors import PaqadError
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
 
-stderr = Console(stderr=True)
-stdout = Console()
+
+
+def _stdout():
+    """rich's console for stdout, imported on first use (probe --json never needs rich)."""
+    from rich.console import Console
+
+    return Console()
 
 class BuildProgress:
     """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""
@@ -29,6 +31,10 @@ class BuildProgress:
     LABELS = {"discover": "Finding files", "chunk": "Chunking", "embed": "Embedding"}
 
     def __init__(self, enabled: bool = True):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        stderr = Console(stderr=True)
         self.progress = Progress(
             TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -270,6 +276,9 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return
+    from rich.table import Table
+
+    stdout = _stdout()
     table = Table(title="Settings", show_header=True, header_style="bold")
     table.add_column("key")
     table.add_column("value")
@@ -375,7 +384,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     if as_json:
         click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
         return
-    if not stdout.is_terminal:
+    if not sys.stdout.isatty():
         if rows:
             click.echo("rank  score  band    location  symbol")
         for row in rows:
@@ -384,6 +393,9 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
                 f"  {row['path']}:L{row['start_line']}-{row['end_line']}  {row['symbol'] or ''}"
             )
     else:
+        from rich.table import Table
+
+        stdout = _stdout()
         table = Table(show_header=True, header_style="bold")
         for col in ("#", "path:lines", "symbol", "score", "dense", "bm25", "floor", "relief", "gap"):
             table.add_column(col, overflow="fold")
@@ -395,7 +407,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
             )
         stdout.print(table)
     if not rows:
-        stdout.print("No results.")
+        click.echo("No results.")
 
 
 @click.command("refresh-context")

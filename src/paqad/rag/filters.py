@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Iterable
 
 import pathspec
-import yaml
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from paqad.config import BINARY_SNIFF_BYTES, MIN_NON_WHITESPACE_CHARS
@@ -355,6 +354,8 @@ def load_rag_ignore(path: Path) -> RagIgnore:
         return RagIgnore()
     except (OSError, UnicodeDecodeError) as exc:
         raise PaqadError(f"{path}: cannot read ({exc}); fix or delete the file") from exc
+    import yaml  # only projects with this file pay for the import
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

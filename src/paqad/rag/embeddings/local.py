@@ -33,7 +33,6 @@ INT8_BATCH_SIZE = 1  # see LocalEmbedder: dynamic quantisation makes batched res
 @dataclass(frozen=True)
 class _Tokenizers:
     window: "object"  # tokenizers.Tokenizer truncating at the model window, no padding
-    counter: "object"  # tokenizers.Tokenizer without truncation or padding (for count_tokens)
     pad_id: int
 
 
@@ -47,6 +46,7 @@ class _Runtime:
 
 _LOCK = threading.Lock()
 _TOKENIZERS: dict[tuple[str, str], _Tokenizers] = {}
+_COUNTERS: dict[tuple[str, str], object] = {}
 _RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
 
 
@@ -66,12 +66,26 @@ def _load_tokenizers(repo_id: str, precision: str) -> _Tokenizers:
         # long chunks in half; we truncate at the model window and pad per batch ourselves.
         window.enable_truncation(max_length=model_store.spec_for(repo_id).window)
         window.no_padding()
-        counter = Tokenizer.from_file(path)
-        counter.no_truncation()
-        counter.no_padding()
-        loaded = _Tokenizers(window=window, counter=counter, pad_id=pad_id)
+        loaded = _Tokenizers(window=window, pad_id=pad_id)
         _TOKENIZERS[key] = loaded
         return loaded
+
+
+def _load_counter(repo_id: str, precision: str):
+    """A second tokenizer without truncation or padding, for :meth:`LocalEmbedder.count_tokens`.
+
+    Loaded only when counting (parsing tokenizer.json costs ~25 ms of every process start).
+    """
+    key = (repo_id, precision)
+    with _LOCK:
+        if key not in _COUNTERS:
+            from tokenizers import Tokenizer
+
+            counter = Tokenizer.from_file(str(model_store.ensure_model(repo_id, precision) / "tokenizer.json"))
+            counter.no_truncation()
+            counter.no_padding()
+            _COUNTERS[key] = counter
+        return _COUNTERS[key]
 
 
 def _load_runtime(repo_id: str, precision: str, threads: int) -> _Runtime:
@@ -217,7 +231,7 @@ class LocalEmbedder:
 
     def count_tokens(self, text: str) -> int:
         """Word pieces in ``text`` including the special tokens ([CLS], [SEP]), not truncated."""
-        return len(_load_tokenizers(self.model_id, self.precision).counter.encode(text).ids)
+        return len(_load_counter(self.model_id, self.precision).encode(text).ids)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query. Returns ``(dimension,)`` float32 of unit length."""
