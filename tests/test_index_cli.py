@@ -415,3 +415,30 @@ def test_remote_build_on_a_terminal_says_what_is_sent_and_asks_first(project):
         assert server.requests == []  # nothing was sent
         assert not (project / ".paqad" / "vectors").exists()
         assert not (project / ".paqad" / ".config").exists()  # declining changes no setting
+
+
+def test_incremental_matrix_equals_the_one_rebuilt_from_sqlite(project):
+    """The derived vector matrix, updated in place after edits, matches SQLite row for row."""
+    import numpy as np
+
+    from paqad.rag import store as store_mod
+
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    settings = load_settings(paths)
+    embedder = get_embedder(settings, paths)
+    (project / "src/demo/retry.py").write_text(RETRY.replace("call_with_backoff", "call_patiently"))
+    (project / "src/demo/auth.py").unlink()
+    write_files(project, {"src/demo/extra.py": '"""Extra."""\n\n\ndef extra_total(a: int, b: int) -> int:\n    """Add two amounts in cents."""\n    return a + b\n'})
+    sync_index(paths, settings, embedder)
+    with open_store(paths, readonly=True) as store:
+        gen = store.generation
+        ids = np.load(paths.vectors_dir / f"ids-{gen}.npy")
+        mat = np.load(paths.vectors_dir / f"matrix-{gen}.npy")
+        (paths.vectors_dir / f"ids-{gen}.npy").unlink()
+        (paths.vectors_dir / f"matrix-{gen}.npy").unlink()
+        store_mod._MATRIX_CACHE.clear()
+        fresh_ids, fresh_mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
+        db_ids = [r[0] for r in store.db.execute("SELECT id FROM chunks ORDER BY id")]
+    assert ids.tolist() == fresh_ids.tolist() == db_ids
+    assert np.array_equal(mat, np.asarray(fresh_mat))

@@ -218,21 +218,34 @@ class _Rules:
     def decide_file(
         self,
         rel: str,
-        path: Path,
+        path: str,
         is_symlink: bool,
         levels: list[IgnoreLevel],
         inherited: Inherited,
         link_ancestor: bool = False,
     ) -> FilterDecision:
-        """The decision for one non-folder entry (a file or a symlink)."""
+        """The decision for one non-folder entry (a file or a symlink) at filesystem ``path``.
+
+        A file whose (size, mtime) matches ``known`` (it was indexed with that content) skips
+        every content read: the generated-entry marker of layer 2 and the checks of layer 4.
+        The rule-based layers still run, since ignore rules may have changed.
+        """
         name = rel.rsplit("/", 1)[-1]
-        dir_link = is_symlink and path.is_dir()
+        dir_link = is_symlink and os.path.isdir(path)
         reason = None if dir_link else type_reason(name, self.extensions, self.filenames)
+        st = None
+        if reason is None and not (is_symlink or link_ancestor):
+            try:
+                st = os.lstat(path)
+            except OSError:
+                return FilterDecision(rel, False, "check:unreadable")
+        unchanged = st is not None and self.known.get(rel) == (st.st_size, st.st_mtime_ns)
         if reason is None:
             if dir_link:
                 reason = hard_dir_reason(name)
             else:
-                reason = hard_file_reason(path, name, is_symlink or link_ancestor)
+                # unchanged content cannot have gained the marker; symlinks are never read
+                reason = hard_file_reason(path, name, is_symlink or link_ancestor or unchanged)
         if reason is None:
             reason = self.file_layer3(rel, name, levels, inherited, dir_link)
         if reason is None and (is_symlink or link_ancestor):
@@ -242,17 +255,10 @@ class _Rules:
         if not _is_utf8_path(rel):
             # A name that is not UTF-8 cannot be stored or shown as a project path.
             return FilterDecision(rel, False, "check:not-utf8-name")
-        try:
-            st = path.lstat()
-        except OSError:
-            return FilterDecision(rel, False, "check:unreadable")
-        if self.known.get(rel) == (st.st_size, st.st_mtime_ns):
-            # Indexed before with this size and mtime: its content passed layer 4 then, and the
-            # indexer trusts the same (size, mtime) pair, so skip reading it again.
-            return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
-        reason = content_reason(path, st.st_size, self.max_file_size)
-        if reason is not None:
-            return FilterDecision(rel, False, reason)
+        if not unchanged:
+            reason = content_reason(Path(path), st.st_size, self.max_file_size)
+            if reason is not None:
+                return FilterDecision(rel, False, reason)
         return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
 
 
@@ -315,7 +321,7 @@ def discover(
             except OSError:
                 continue
             if not is_dir:
-                decision = rules.decide_file(rel, Path(entry.path), is_symlink, levels, inherited)
+                decision = rules.decide_file(rel, entry.path, is_symlink, levels, inherited)
                 (eligible if decision.eligible else rejected).append(decision)
                 continue
             rel_dir = rel + "/"
@@ -393,7 +399,7 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
         return FilterDecision(rel_dir, reason is None, reason)
     rel_file = "/".join(parts)
     decision = rules.decide_file(
-        rel_file, target, target.is_symlink(), levels, inherited, link_ancestor
+        rel_file, str(target), target.is_symlink(), levels, inherited, link_ancestor
     )
     if hard and (decision.reason is None or not decision.reason.startswith("type:")):
         return FilterDecision(rel_file, False, hard)

@@ -126,7 +126,7 @@ def hard_dir_reason(name: str) -> str | None:
     return None
 
 
-def has_generated_marker(path: Path) -> bool:
+def has_generated_marker(path: Path | str) -> bool:
     """True if :data:`GENERATED_MARKER` occurs in the first :data:`MARKER_SNIFF_BYTES` bytes."""
     try:
         with open(path, "rb") as handle:
@@ -136,7 +136,7 @@ def has_generated_marker(path: Path) -> bool:
     return GENERATED_MARKER.encode() in head
 
 
-def hard_file_reason(path: Path, name: str, is_symlink: bool) -> str | None:
+def hard_file_reason(path: Path | str, name: str, is_symlink: bool) -> str | None:
     """The layer-2 reason for the file ``name`` at ``path``: lockfile or generated entry file.
 
     Only Markdown files are read for the marker (it is an HTML comment), and never through a

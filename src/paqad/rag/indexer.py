@@ -270,7 +270,12 @@ def _sync_locked(paths, settings, embedder, store, full, report, tick) -> None:
 
 
 def _update_matrix(store, old_gen, removed_ids, full, new_ids, new_vectors, embedder) -> None:
-    """Derive the new generation's vector matrix from the old one plus the change (no full reload)."""
+    """Derive the new generation's vector matrix from the old one plus the change (no full reload).
+
+    The old matrix is copied run by run (contiguous slices of kept rows, no fancy indexing) into
+    the new file, then the new rows are appended: one pass over the data, which matters at 100k
+    chunks (a 150 MB matrix). Rows stay sorted by chunk id, as search expects.
+    """
     vec_dir = store.paths.vectors_dir
     new_gen = store.generation
     dim = embedder.dimension
@@ -279,19 +284,22 @@ def _update_matrix(store, old_gen, removed_ids, full, new_ids, new_vectors, embe
     if full:
         store_mod._save_matrix(vec_dir, new_gen, add_ids, add_mat)
         return
-    ids_file, mat_file = vec_dir / f"ids-{old_gen}.npy", vec_dir / f"matrix-{old_gen}.npy"
     try:
-        old_ids = np.load(ids_file)
-        old_mat = np.load(mat_file, mmap_mode="r")
+        old_ids = np.load(vec_dir / f"ids-{old_gen}.npy")
+        old_mat = np.load(vec_dir / f"matrix-{old_gen}.npy", mmap_mode="r")
     except (OSError, ValueError):
         return  # the next search rebuilds it from SQLite
     if old_mat.shape != (len(old_ids), dim):
         return
     keep = ~np.isin(old_ids, removed_ids)
     ids = np.concatenate([old_ids[keep], add_ids])
-    mat = np.concatenate([np.asarray(old_mat[keep]), add_mat]) if len(add_ids) else np.asarray(old_mat[keep])
-    order = np.argsort(ids, kind="stable")
-    store_mod._save_matrix(vec_dir, new_gen, ids[order], mat[order])
+    if len(ids) > 1 and not np.all(ids[1:] > ids[:-1]):
+        # A reused row id (SQLite may reuse the largest one after a delete): sort in memory.
+        order = np.argsort(ids, kind="stable")
+        mat = np.concatenate([np.asarray(old_mat[keep]), add_mat])
+        store_mod._save_matrix(vec_dir, new_gen, ids[order], mat[order])
+        return
+    store_mod._write_matrix_runs(vec_dir, new_gen, ids, old_mat, keep, add_mat)
 
 
 @dataclass(frozen=True)

@@ -315,6 +315,37 @@ def _save_matrix(vec_dir: Path, gen: int, ids: np.ndarray, mat: np.ndarray) -> N
         pass
 
 
+def _write_matrix_runs(vec_dir: Path, gen: int, ids: np.ndarray, old_mat: np.ndarray, keep: np.ndarray,
+                       add_mat: np.ndarray) -> None:
+    """Write generation ``gen``: the rows of ``old_mat`` where ``keep`` holds, then ``add_mat``.
+
+    Copies contiguous runs of kept rows as slices straight into the new memory-mapped file.
+    Best effort, like :func:`_save_matrix`.
+    """
+    try:
+        tmp = vec_dir / f".matrix-{gen}.{os.getpid()}.tmp"
+        out = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float32, shape=(len(ids), old_mat.shape[1]))
+        # run boundaries of the keep mask: starts where it turns True, ends where it turns False
+        edges = np.flatnonzero(np.diff(np.concatenate([[False], keep, [False]]).astype(np.int8)))
+        row = 0
+        for start, stop in zip(edges[0::2], edges[1::2]):
+            out[row : row + stop - start] = old_mat[start:stop]
+            row += stop - start
+        out[row:] = add_mat
+        out.flush()
+        del out
+        ids_tmp = vec_dir / f".ids-{gen}.{os.getpid()}.tmp"
+        with open(ids_tmp, "wb") as fh:
+            np.save(fh, ids)
+        os.replace(tmp, vec_dir / f"matrix-{gen}.npy")
+        os.replace(ids_tmp, vec_dir / f"ids-{gen}.npy")
+        for old in vec_dir.glob("*.npy"):
+            if old.name not in (f"ids-{gen}.npy", f"matrix-{gen}.npy"):
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def _connect(db_path: Path, readonly: bool = False) -> sqlite3.Connection:
     if readonly:
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10, check_same_thread=False)
