@@ -239,6 +239,8 @@ def test_no_index(host: str, tmp_path: Path) -> None:
     assert elapsed < BUDGET_S
     record = json.loads((tmp_path / ".paqad/context/last-prompt.json").read_text(encoding="utf-8"))
     assert record["prompt"] == PROMPT
+    outcome = run_prompt_hook(HOSTS["claude"], json.dumps(payload("claude", tmp_path)), project_root=tmp_path, spawn=False)
+    assert (outcome.stdout, outcome.delivered, outcome.note) == ("", False, "no index")
 
 
 def test_corrupt_index_is_logged_without_the_prompt(tmp_path: Path) -> None:

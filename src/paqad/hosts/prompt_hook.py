@@ -68,7 +68,8 @@ class HookOutcome:
         worker: the search thread when it is still running at answer time (the CLI then ends
             the process with ``os._exit`` instead of waiting for it), else ``None``.
         note: why nothing was delivered (for logs and tests): ``"off"``, ``"no prompt"``,
-            ``"timeout"``, ``"no section"``, ``"host cannot add context"``, ``"error"`` or ``""``.
+            ``"timeout"``, ``"no index"``, ``"no section"``, ``"host cannot add context"``, ``"error"`` or
+            ``""``.
     """
 
     stdout: str
@@ -262,6 +263,10 @@ def run_prompt_hook(
     if not host.adds_context:
         _start_refresh(paths, host, prompt, spawn)
         return HookOutcome(nothing, False, None, "host cannot add context")
+
+    if not paths.index_db.exists():
+        # Nothing to search and nothing for a refresh to sync: skip importing the search stack.
+        return HookOutcome(nothing, False, None, "no index")
 
     result: dict[str, Any] = {}
 
