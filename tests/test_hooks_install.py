@@ -36,6 +36,8 @@ EXISTING = {
         },
         "env": {"GREETING": "grüß dich ☕"},
     },
+    # Claude Code's personal settings file holds the same shape.
+    "claude-local": {"permissions": {"allow": ["Bash(make lint)"]}, "env": {"EDITOR": "vim"}},
     "gemini": {
         "general": {"vimMode": True},
         "hooks": {
@@ -200,6 +202,7 @@ def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["hooks", "status", "--project-root", root]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "Claude Code: installed (UserPromptSubmit in .claude/settings.json); command resolves",
+        "Claude Code (personal settings): not installed (.claude/settings.local.json)",
         "Gemini CLI: not installed (.gemini/settings.json)",
         "OpenAI Codex: not installed (.codex/hooks.json)",
         "Cursor: installed (beforeSubmitPrompt in .cursor/hooks.json); command resolves; this host's hook "
@@ -208,17 +211,19 @@ def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["hooks", "status", "--json", "--project-root", root]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [(r["host"], r["installed"], r["command_resolves"], r["adds_context"]) for r in report] == [
-        ("claude", True, True, True), ("gemini", False, False, True), ("codex", False, False, True), ("cursor", True, True, False),
+        ("claude", True, True, True), ("claude-local", False, False, True), ("gemini", False, False, True),
+        ("codex", False, False, True), ("cursor", True, True, False),
     ]
     assert report[0]["commands"] == [hook_command(HOSTS["claude"], tmp_path)]
     assert main(["hooks", "uninstall", "--project-root", root]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "Claude Code: removed from .claude/settings.json",
+        "Claude Code (personal settings): not installed in .claude/settings.local.json",
         "Gemini CLI: not installed in .gemini/settings.json",
         "OpenAI Codex: not installed in .codex/hooks.json",
         "Cursor: removed from .cursor/hooks.json",
     ]
-    assert [s.installed for s in all_statuses(tmp_path)] == [False, False, False, False]
+    assert [s.installed for s in all_statuses(tmp_path)] == [False, False, False, False, False]
 
 
 def test_status_reports_a_command_that_no_longer_resolves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

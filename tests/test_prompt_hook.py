@@ -63,7 +63,7 @@ FILES = {
 def payload(host: str, root: Path, prompt: str = PROMPT, cwd: Path | None = None) -> dict:
     """Each host's documented hook input (see paqad.hosts.HOSTS for the doc URLs)."""
     where = str(cwd or root)
-    if host == "claude":
+    if host in ("claude", "claude-local"):  # the same program, hooked from another settings file
         return {"session_id": "abc123", "transcript_path": "/home/u/.claude/projects/x/abc123.jsonl", "cwd": where,
                 "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
     if host == "gemini":
@@ -94,7 +94,7 @@ def run_hook(host: str, stdin: bytes, *, root: Path | None = None, env: dict | N
 
 
 def nothing_for(host: str) -> bytes:
-    return {"claude": b"", "codex": b"", "gemini": b"{}\n", "cursor": b'{"continue": true}\n'}[host]
+    return {"claude": b"", "claude-local": b"", "codex": b"", "gemini": b"{}\n", "cursor": b'{"continue": true}\n'}[host]
 
 
 def hook_log(paths: ProjectPaths) -> str:

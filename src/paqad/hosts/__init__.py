@@ -56,6 +56,18 @@ HOSTS: dict[str, Host] = {
             timeout_unit="s",
             doc_url="https://code.claude.com/docs/en/hooks#userpromptsubmit",
         ),
+        # The same hook in Claude Code's personal, git-ignored settings file: the hook command
+        # holds this machine's absolute paths, which a shared .claude/settings.json should not.
+        Host(
+            "claude-local",
+            "Claude Code (personal settings)",
+            ".claude/settings.local.json",
+            "UserPromptSubmit",
+            nested=True,
+            adds_context=True,
+            timeout_unit="s",
+            doc_url="https://code.claude.com/docs/en/hooks#userpromptsubmit",
+        ),
         # Input: base fields {"session_id", "transcript_path", "cwd", "hook_event_name",
         # "timestamp"} + "prompt"; output: {"hookSpecificOutput": {"hookEventName": "BeforeAgent",
         # "additionalContext": "..."}}; stdout must be JSON only; handler "timeout" in ms.

@@ -38,7 +38,7 @@ OUTPUT_MARGIN_SECONDS = 0.05  # kept free at the end of the budget to print and 
 MAX_STDIN_BYTES = 4 * 1024 * 1024  # a prompt plus metadata; more is not a hook payload
 LOG_NAME = "hook.log"
 # Project folder the host exports to its hooks (Claude Code and Gemini CLI hook docs).
-PROJECT_DIR_ENV = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR"}
+PROJECT_DIR_ENV = {"claude": "CLAUDE_PROJECT_DIR", "claude-local": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR"}
 
 
 @dataclass(frozen=True)
