@@ -403,3 +403,21 @@ def test_a_file_name_that_is_not_utf8_is_rejected_not_fatal(tmp_path: Path) -> N
     found = discover(tmp_path)
     assert [d.path for d in found.eligible] == ["ok.py", "pyproject.toml"]
     assert [(d.path, d.reason) for d in found.rejected] == [("caf\udce9.py", "check:not-utf8-name")]
+
+
+def test_minified_files_are_rejected(tmp_path: Path) -> None:
+    bundle = "var a=1;" + ";".join(f"function f{i}(x){{return x*{i}}}" for i in range(400)) + "\n"
+    write_files(tmp_path, {
+        "package.json": '{"name": "web", "version": "1.0.0", "description": "a web app with a bundle"}\n',
+        "dist-ish/app.min.js": bundle,  # one 9 KB line
+        "src/app.js": "function add(a, b) {\n  return a + b;\n}\n\nmodule.exports = { add };\n" * 3,
+    })  # fmt: skip
+    got = decisions(tmp_path)
+    assert got["dist-ish/app.min.js"] == "check:minified"
+    assert got["src/app.js"] is None
+
+
+def test_a_bad_glob_in_rag_ignore_is_a_user_error(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.md": BODY, ".paqad/rag.ignore.yaml": 'exclude: ["[z-a]"]\n'})
+    with pytest.raises(PaqadError, match=r"rag\.ignore\.yaml: `exclude:` glob '\[z-a\]' is not valid"):
+        discover(tmp_path)

@@ -128,3 +128,21 @@ def test_keyword_expression_leaves_out_common_terms_on_large_indexes(shop, monke
         assert search_mod.keyword_expression(store, ["cart", "hello", "zebra"]) == '"hello" AND "cart"'
         monkeypatch.setattr(search_mod, "COMMON_TERM_FRACTION", 0.3)  # limit 1.5 chunks
         assert search_mod.keyword_expression(store, ["cart", "hello"]) == '"hello"'
+
+
+def test_identical_chunks_in_two_files_are_shown_once(tmp_path):
+    twin = "export function getISOWeek(date: Date): number {\n  return Math.ceil(dayOfYear(date) / 7);\n}\n"
+    write_files(tmp_path, {
+        "package.json": '{"name": "dates", "version": "1.0.0", "description": "date helpers for tests"}\n',
+        "src/getISOWeek.d.ts": twin, "src/getISOWeek.d.mts": twin,
+        "src/format.ts": "export function format(date: Date): string {\n  return date.toISOString().slice(0, 10);\n}\n",
+    })  # fmt: skip
+    paths = ProjectPaths(tmp_path)
+    settings = load_settings(paths, environ={})
+    embedder = get_embedder(settings, paths)
+    sync_index(paths, settings, embedder)
+    results = search(paths, settings, "getISOWeek", embedder=embedder)
+    texts = [r.text for r in results]
+    assert len(texts) == len(set(texts))
+    assert results[0].symbol == "getISOWeek" and results[0].path in {"src/getISOWeek.d.ts", "src/getISOWeek.d.mts"}
+    assert [r.fused_rank for r in results] == list(range(1, len(results) + 1))

@@ -378,6 +378,11 @@ def load_rag_ignore(path: Path) -> RagIgnore:
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise PaqadError(f"{path}: `{key}:` must be a list of glob strings")
+        for glob in value:
+            try:  # compile now: a bad glob is the user's to fix, named, not a traceback later
+                pathspec.GitIgnoreSpec.from_lines([glob]).match_file("probe/file")
+            except (re.error, ValueError, TypeError) as exc:
+                raise PaqadError(f"{path}: `{key}:` glob {glob!r} is not valid ({exc}); fix or remove it") from None
         lists[key] = tuple(value)
     return RagIgnore(exclude=lists["exclude"], include=lists["include"])
 
@@ -385,12 +390,17 @@ def load_rag_ignore(path: Path) -> RagIgnore:
 # --- Layer 4: file checks ----------------------------------------------------------------------
 
 
+MINIFIED_LINE_CHARS = 5000
+MINIFIED_MEAN_LINE_CHARS = 300
+
+
 def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     """Layer-4 reason for the regular file ``path`` of ``size`` bytes (from ``lstat``), or None.
 
     Order: empty, too large (decided from ``size`` before any read), binary (NUL byte in the
     first :data:`~paqad.config.BINARY_SNIFF_BYTES`), not UTF-8 (the whole file; a BOM is
-    fine), fewer than :data:`~paqad.config.MIN_NON_WHITESPACE_CHARS` non-whitespace characters.
+    fine), fewer than :data:`~paqad.config.MIN_NON_WHITESPACE_CHARS` non-whitespace characters,
+    minified (:func:`is_minified`).
     A file that cannot be read gives ``"check:unreadable"``.
     """
     if size == 0:
@@ -413,4 +423,21 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
         return "check:not-utf8"
     if len("".join(text.split())) < MIN_NON_WHITESPACE_CHARS:
         return "check:too-few-chars"
+    if is_minified(text):
+        return "check:minified"
     return None
+
+
+def is_minified(text: str) -> bool:
+    """True for minified or generated one-line text (bundles, ``*.min.js``, packed data).
+
+    A line over :data:`MINIFIED_LINE_CHARS` characters, or an average line over
+    :data:`MINIFIED_MEAN_LINE_CHARS` in a file of some size, is not text a person reads or a
+    chunker can cut at natural boundaries (it would become one chunk of 100 KB). The mean-line
+    rule follows GitHub Linguist's minified-file heuristic (average line length > 110) with a
+    more lenient bound, since hand-written data files can have long lines.
+    """
+    lines = text.count("\n") + 1
+    if len(text) > 2000 and len(text) / lines > MINIFIED_MEAN_LINE_CHARS:
+        return True
+    return any(len(line) > MINIFIED_LINE_CHARS for line in text.split("\n"))

@@ -11,7 +11,9 @@ one; only those that help are on by default):
 - ``diversity``: the 2nd, 3rd, ... chunk of the same file is discounted so one file does not
   crowd out the others;
 - ``tests``: test files are discounted unless the query mentions tests (a test names the
-  function it checks, so it often outranks the function itself).
+  function it checks, so it often outranks the function itself);
+- ``changelog``: changelogs (``CHANGELOG``, ``CHANGES``, ``HISTORY``, ``NEWS``) are discounted
+  unless the query asks about releases: every feature is mentioned there once per version.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ POOL_SIZE = 100  # candidates taken from each ranker before fusion
 COMMON_TERM_FRACTION = 0.1  # a query term in more chunks than this is left out of BM25 ...
 PRUNE_FROM_CHUNKS = 5000  # ... once the index is this large
 _DENSE_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-dense")
-ALL_SIGNALS = frozenset({"name", "definition", "code", "diversity", "tests"})
+ALL_SIGNALS = frozenset({"name", "definition", "code", "diversity", "tests", "changelog"})
 DEFAULT_SIGNALS = ALL_SIGNALS
 
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
@@ -45,6 +47,9 @@ DEFINITION_BOOST = 1.15
 CODE_BOOST = 1.2
 DIVERSITY_DECAY = 0.7
 TEST_PENALTY = 0.8
+CHANGELOG_PENALTY = 0.8
+_CHANGELOG_PATH = re.compile(r"(^|/)(changelog|changes|history|news|release[-_ ]?notes)(\.[a-z]+)?$", re.IGNORECASE)
+_CHANGELOG_QUERY = re.compile(r"\b(changelog|release|released|version|history|changes|news|deprecat)", re.IGNORECASE)
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec|specs)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|/)conftest\.py$")
 _TEST_QUERY = re.compile(r"\btest|\bspec\b|\bfixture", re.IGNORECASE)
@@ -222,7 +227,10 @@ def fuse(
     signals: frozenset[str] = DEFAULT_SIGNALS,
     rankers: tuple[str, ...] = ("dense", "lexical"),
 ) -> list[SearchResult]:
-    """Fuse the rankings with RRF, apply ``signals``, cut to ``top_n`` and load the chunks."""
+    """Fuse the rankings with RRF, apply ``signals``, cut to ``top_n`` and load the chunks.
+
+    A chunk whose text equals a better-ranked one (generated twins, bundled copies) is dropped.
+    """
     lists = []
     if "dense" in rankers:
         lists.append(ranked.dense)
@@ -236,6 +244,7 @@ def fuse(
         terms = _name_terms(query) if "name" in signals else set()
         code_query = "code" in signals and is_code_like(query)
         penalise_tests = "tests" in signals and not _TEST_QUERY.search(query)
+        penalise_changelogs = "changelog" in signals and not _CHANGELOG_QUERY.search(query)
         for cid, row in rows.items():
             factor = 1.0
             if terms and _names_match(row, terms):
@@ -246,6 +255,8 @@ def fuse(
                 factor *= CODE_BOOST
             if penalise_tests and is_test_path(row.path):
                 factor *= TEST_PENALTY
+            if penalise_changelogs and _CHANGELOG_PATH.search(row.path):
+                factor *= CHANGELOG_PENALTY
             scores[cid] *= factor
     order = sorted(scores, key=lambda cid: (-scores[cid], cid))
     if "diversity" in signals:
@@ -259,8 +270,15 @@ def fuse(
     dense_rank = {cid: i for i, cid in enumerate(ranked.dense, start=1)}
     lexical_rank = {cid: i for i, cid in enumerate(ranked.lexical, start=1)}
     results = []
-    for rank, cid in enumerate(order[:top_n], start=1):
+    seen_texts: set[str] = set()
+    for cid in order:
+        if len(results) == top_n:
+            break
         row = rows[cid]
+        if row.text in seen_texts:
+            continue  # the same code again (a .d.ts twin, a bundled copy): show it once, best-ranked
+        seen_texts.add(row.text)
+        rank = len(results) + 1
         results.append(
             SearchResult(
                 path=row.path, start_line=row.start_line, end_line=row.end_line, symbol=row.symbol,
