@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+import paqad
 from conftest import build_index, write_files
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -69,7 +70,9 @@ async def _session_calls(root: Path, calls: list[tuple[str, dict]]) -> tuple[lis
     params = StdioServerParameters(command=PAQAD_AI, args=["mcp", "--project-root", str(root)], env=dict(os.environ), cwd="/")
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
-            await session.initialize()
+            init = await session.initialize()
+            info = getattr(init, "server_info", None) or getattr(init, "serverInfo")  # SDK 2.x / 1.x names
+            assert (info.name, info.version) == ("paqad-ai", paqad.__version__)
             tools = await session.list_tools()
             results = [await session.call_tool(name, args) for name, args in calls]
     return sorted(t.name for t in tools.tools), results

@@ -24,6 +24,7 @@ from typing import Any
 
 from paqad.config import Settings, load_settings
 from paqad.errors import ModelMissingError, PaqadError
+from paqad import __version__
 from paqad.project import ProjectPaths
 
 try:  # MCP Python SDK 2.x
@@ -178,7 +179,10 @@ class CodeSearch:
 def build_server(paths: ProjectPaths, settings: Settings | None = None) -> tuple[Any, CodeSearch]:
     """The MCP server with both tools registered, and the :class:`CodeSearch` behind them."""
     engine = CodeSearch(paths, settings)
-    server = _Server(SERVER_NAME, instructions=SERVER_INSTRUCTIONS)
+    try:
+        server = _Server(SERVER_NAME, instructions=SERVER_INSTRUCTIONS, version=__version__)
+    except TypeError:  # an older SDK's FastMCP takes no version
+        server = _Server(SERVER_NAME, instructions=SERVER_INSTRUCTIONS)
 
     @server.tool()
     def search_code(query: str, top_k: int = 5, path_prefix: str | None = None) -> list[CodeHit]:
