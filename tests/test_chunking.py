@@ -604,7 +604,7 @@ def test_dense_and_keyword_text_and_content_hash():
     part = Chunk("a.py", 40, 60, "python", "Big.run", "method", "def run(self):", "    x = 1\n    return x")
     assert dense_text(part) == "symbol: Big.run\nsignature: def run(self):\n    x = 1\n    return x"
     assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
-    assert CHUNKER_VERSION == "2"
+    assert CHUNKER_VERSION == "3"
 
 
 def test_language_for_path():
@@ -656,3 +656,16 @@ def test_language_for_path():
     script = chunk_file("bin/tool", "#!/usr/bin/env python3\nimport sys\n\n\ndef main():\n    print(sys.argv)\n")
     # The shebang and `import sys` are tiny glue: they join main.
     assert [(c.language, c.start_line, c.kind, c.symbol) for c in script] == [("python", 1, "function", "main")]
+
+
+def test_javascript_assignment_definitions_and_separated_jsdoc():
+    """CommonJS/prototype definitions get symbols; a JSDoc one blank line above joins them."""
+    chunks = chunk_file("lib/response.js", read("express_style.js"))
+    assert [(c.start_line, c.end_line, c.kind, c.symbol) for c in chunks] == [
+        (1, 4, "module", None),
+        (6, 22, "method", "res.redirect"),
+        (24, 28, "method", "View.lookup"),
+        (30, 31, "function", "parse"),
+    ]
+    assert chunks[1].signature == "res.redirect = function redirect(url) {"
+    assert chunks[1].text.startswith("/**\n * Redirect to the given `url`")

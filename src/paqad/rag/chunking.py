@@ -56,7 +56,7 @@ from paqad.rag.languages import SOURCE_LANGUAGES, language_for_path, language_fo
 
 # Bump whenever chunk boundaries, symbols, kinds, signatures, dense_text or keyword_text could change:
 # the index records it and rebuilds when it differs (DESIGN §6).
-CHUNKER_VERSION = "2"
+CHUNKER_VERSION = "3"
 
 # Budget for chunk.text, in characters. all-MiniLM-L6-v2 reads 256 word pieces (model card,
 # max_seq_length 256). Measured with its tokenizer on Python sources: 3.5 characters per word
@@ -803,7 +803,10 @@ class _CodeCutter:
         return spans
 
     def _attach_leading(self, items: list[_Item]) -> list[_Item]:
-        """Comments/decorators directly above a definition (no blank line) join its item."""
+        """Comments/decorators directly above a definition (no blank line) join its item.
+
+        A ``/** doc comment */`` ending one blank line above the definition joins it too.
+        """
         out: list[_Item] = []
         for item in items:
             if item.definition is not None:
@@ -811,7 +814,11 @@ class _CodeCutter:
                 next_lo = item.lo
                 while first > 0:
                     candidate = out[first - 1]
-                    if candidate.definition is not None or candidate.hi + 1 < next_lo:
+                    if candidate.definition is not None or candidate.hi + 1 < next_lo and not (
+                        # a /** doc comment */ one blank line above its definition (express style)
+                        first == len(out) and candidate.hi + 2 == next_lo and self.lines.blank(candidate.hi + 1)
+                        and self.lines.lines[candidate.lo].lstrip().startswith("/**")
+                    ):
                         break
                     if not all("comment" in n.type or n.type in _ATTACHED for n in candidate.nodes):
                         break
@@ -971,6 +978,17 @@ class _CodeCutter:
                 if value is not None and value.type in _FUNCTION_VALUES:
                     return "function", declarators[0].child_by_field_name("name"), []
             return None
+        if language in ("javascript", "typescript", "tsx") and kind in ("expression_statement", "assignment_expression"):
+            # `res.redirect = function redirect(url) {...}`, `Foo.prototype.bar = () => ...`,
+            # `exports.parse = function (s) {...}`: the CommonJS / prototype way to define.
+            assignment = node if kind == "assignment_expression" else next(
+                (c for c in node.named_children if c.type == "assignment_expression"), None)
+            if assignment is not None:
+                left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+                if left is not None and right is not None and right.type in _FUNCTION_VALUES and left.type in (
+                        "member_expression", "identifier"):
+                    return "function", left, []
+            return None
         if language == "go" and kind == "type_declaration":
             specs = [c for c in node.named_children if c.type == "type_spec"]
             if len(specs) == 1:
@@ -1035,6 +1053,10 @@ class _CodeCutter:
             target = inner.child_by_field_name("object")
             if target is not None and target.type != "self":
                 name = f"{self._text(target)}.{name}"
+        elif language in ("javascript", "typescript", "tsx") and name_node.type == "member_expression":
+            # Foo.prototype.bar -> Foo.bar; module.exports.x / exports.x -> x
+            name = re.sub(r"\.prototype\b", "", name)
+            name = re.sub(r"^(module\.)?exports\.", "", name) or name
         elif language == "csharp" and kind == "destructor_declaration":
             name = "~" + name
         elif language == "rust" and kind == "impl_item" and name_node.type == "generic_type":
