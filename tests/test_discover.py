@@ -421,3 +421,14 @@ def test_a_bad_glob_in_rag_ignore_is_a_user_error(tmp_path: Path) -> None:
     write_files(tmp_path, {"a.md": BODY, ".paqad/rag.ignore.yaml": 'exclude: ["[z-a]"]\n'})
     with pytest.raises(PaqadError, match=r"rag\.ignore\.yaml: `exclude:` glob '\[z-a\]' is not valid"):
         discover(tmp_path)
+
+
+def test_manifests_two_levels_down_activate_their_stack(tmp_path: Path) -> None:
+    """A monorepo: package.json at the root, a Python service two folders down."""
+    write_files(tmp_path, {
+        "package.json": '{"name": "mono", "version": "1.0.0", "description": "a monorepo for tests"}\n',
+        "services/billing/pyproject.toml": "[project]\nname = 'billing'\nversion = '0.1.0'\ndescription = 'x'\n",
+        "services/billing/billing/invoices.py": PY,
+    })  # fmt: skip
+    assert [p.name for p in detect_stacks(tmp_path)][:2] == ["python", "javascript"]
+    assert decisions(tmp_path)["services/billing/billing/invoices.py"] is None

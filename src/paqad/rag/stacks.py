@@ -121,6 +121,10 @@ def suffix(name: str) -> str:
     return os.path.splitext(name)[1].lower()
 
 
+MANIFEST_DEPTH = 3  # levels below the root searched for manifests
+MANIFEST_SCAN_FOLDERS = 2000  # keeps detection fast on huge trees
+
+
 def _scan_dir(path: Path) -> tuple[list[str], list[Path]]:
     """Names of regular files and paths of non-hidden sub-folders of ``path`` (no symlinks)."""
     files: list[str] = []
@@ -172,14 +176,24 @@ def _extensions_in_tree(root: Path) -> set[str]:
 def detect_stacks(root: Path) -> list[StackPack]:
     """Active stack packs of the project at ``root``, in :data:`STACK_PACKS` order, shell last.
 
-    Manifests are looked for in ``root`` and in its non-hidden sub-folders one level down
-    (monorepos with ``backend/pyproject.toml``). When no manifest is found anywhere, packs are
+    Manifests are looked for in ``root`` and its non-hidden sub-folders down to
+    :data:`MANIFEST_DEPTH` levels (monorepos with ``services/billing/pyproject.toml``), at most
+    :data:`MANIFEST_SCAN_FOLDERS` folders. When no manifest is found anywhere, packs are
     chosen by the extensions present in the tree instead. Never raises for unreadable folders.
     """
     root = Path(root)
-    names, dirs = _scan_dir(root)
-    for sub in dirs:
-        names.extend(_scan_dir(sub)[0])
+    names: list[str] = []
+    level, scanned = [root], 0
+    for _ in range(MANIFEST_DEPTH + 1):
+        next_level: list[Path] = []
+        for folder in level:
+            if scanned >= MANIFEST_SCAN_FOLDERS:
+                break
+            files, dirs = _scan_dir(folder)
+            names.extend(files)
+            next_level.extend(dirs)
+            scanned += 1
+        level = next_level
     found = _manifest_packs(names)
     if not found:
         present = _extensions_in_tree(root)
