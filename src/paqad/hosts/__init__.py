@@ -8,7 +8,7 @@ is what the host runs on every prompt, ``mcp_server`` serves hosts without promp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -50,18 +50,6 @@ HOSTS: dict[str, Host] = {
             "claude",
             "Claude Code",
             ".claude/settings.json",
-            "UserPromptSubmit",
-            nested=True,
-            adds_context=True,
-            timeout_unit="s",
-            doc_url="https://code.claude.com/docs/en/hooks#userpromptsubmit",
-        ),
-        # The same hook in Claude Code's personal, git-ignored settings file: the hook command
-        # holds this machine's absolute paths, which a shared .claude/settings.json should not.
-        Host(
-            "claude-local",
-            "Claude Code (personal settings)",
-            ".claude/settings.local.json",
             "UserPromptSubmit",
             nested=True,
             adds_context=True,
@@ -110,6 +98,13 @@ HOSTS: dict[str, Host] = {
         ),
     )
 }
+
+# The same hook in Claude Code's personal, git-ignored settings file: the hook command holds this
+# machine's absolute paths, which a shared .claude/settings.json should not. Listed after claude.
+_CLAUDE_LOCAL = replace(
+    HOSTS["claude"], name="claude-local", title="Claude Code (personal settings)", settings_path=".claude/settings.local.json"
+)
+HOSTS = {**{"claude": HOSTS["claude"], "claude-local": _CLAUDE_LOCAL}, **HOSTS}
 
 
 def get_host(name: str) -> Host:

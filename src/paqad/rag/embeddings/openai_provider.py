@@ -7,11 +7,12 @@ and splitting live in :mod:`paqad.rag.embeddings.remote`.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
-from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
-from paqad.rag.embeddings.remote import Limits, RemoteEmbedder, RemoteFailure, classify_status, one_line, parse_retry_after
+from paqad.rag.embeddings.remote import (
+    Limits, RemoteEmbedder, RemoteFailure, check_model, classify_status, import_sdk, one_line, parse_retry_after,
+)
 
 # Output dimensions from OpenAI's model pages (text-embedding-3-small: 1536, -large: 3072).
 OPENAI_DIMENSIONS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072}
@@ -20,17 +21,6 @@ OPENAI_DIMENSIONS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3
 # API reference: at most 2048 inputs per request, 8192 tokens per input, 300,000 tokens summed
 # over the inputs of one request.
 OPENAI_LIMITS = Limits(max_inputs=2048, max_input_tokens=8192, max_request_tokens=300_000)
-
-INSTALL_HINT = "pip install 'paqad-ai[openai]'"
-
-
-def _import_openai() -> Any:
-    try:
-        import openai
-    except ImportError:
-        raise PaqadError(f"the openai provider needs the openai package: {INSTALL_HINT}") from None
-    return openai
-
 
 class OpenAIEmbedder(RemoteEmbedder):
     """OpenAI embeddings (``text-embedding-3-small``, 1536-d, or ``text-embedding-3-large``, 3072-d).
@@ -57,12 +47,8 @@ class OpenAIEmbedder(RemoteEmbedder):
         timeout: float = 60.0,
         backoff_base: float = 0.5,
     ) -> None:
-        if model not in OPENAI_DIMENSIONS:
-            raise PaqadError(
-                f"rag_embedding_model={model!r} is not an OpenAI embedding model paqad-ai knows; "
-                f"use one of: {', '.join(OPENAI_DIMENSIONS)}"
-            )
-        self._openai = _import_openai()
+        check_model("an OpenAI", model, OPENAI_DIMENSIONS)
+        self._openai = import_sdk("openai")
         super().__init__(
             model,
             OPENAI_DIMENSIONS[model],

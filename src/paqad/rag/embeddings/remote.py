@@ -26,6 +26,7 @@ module decides everything else, so OpenAI and Voyage behave the same:
 from __future__ import annotations
 
 import email.utils
+import importlib
 import logging
 import random
 import re
@@ -104,6 +105,27 @@ class RemoteFailure(Exception):
     def describe(self) -> str:
         prefix = f"HTTP {self.status}" if self.status is not None else self.kind.replace("_", " ")
         return f"{prefix}: {self.message}" if self.message else prefix
+
+
+def import_sdk(package: str, *submodules: str) -> Any:
+    """Import an optional provider SDK (and its ``submodules``), or raise PaqadError naming the
+    extra to install: ``pip install 'paqad-ai[<package>]'``."""
+    try:
+        module = importlib.import_module(package)
+        for sub in submodules:
+            importlib.import_module(f"{package}.{sub}")
+    except ImportError:
+        raise PaqadError(f"the {package} provider needs the {package} package: pip install 'paqad-ai[{package}]'") from None
+    return module
+
+
+def check_model(provider: str, model: str, known: Iterable[str]) -> None:
+    """Raise PaqadError unless ``model`` is one of the ``known`` models of ``provider`` ("an OpenAI")."""
+    known = list(known)
+    if model not in known:
+        raise PaqadError(
+            f"rag_embedding_model={model!r} is not {provider} embedding model paqad-ai knows; use one of: {', '.join(known)}"
+        )
 
 
 def estimate_tokens(text: str) -> int:

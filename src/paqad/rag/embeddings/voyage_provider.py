@@ -11,11 +11,12 @@ the SDK default ``https://api.voyageai.com/v1``. The SDK's own retries are off
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from typing import Sequence
 
-from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
-from paqad.rag.embeddings.remote import Limits, RemoteEmbedder, RemoteFailure, classify_status, one_line, parse_retry_after
+from paqad.rag.embeddings.remote import (
+    Limits, RemoteEmbedder, RemoteFailure, check_model, classify_status, import_sdk, one_line, parse_retry_after,
+)
 
 BASE_URL_VARIABLE = "VOYAGE_BASE_URL"
 
@@ -29,18 +30,6 @@ VOYAGE_MODELS = {
     "voyage-3.5": (1024, Limits(max_inputs=1000, max_input_tokens=32_000, max_request_tokens=320_000)),
     "voyage-3.5-lite": (1024, Limits(max_inputs=1000, max_input_tokens=32_000, max_request_tokens=1_000_000)),
 }
-
-INSTALL_HINT = "pip install 'paqad-ai[voyageai]'"
-
-
-def _import_voyageai() -> Any:
-    try:
-        import voyageai
-        import voyageai.error
-    except ImportError:
-        raise PaqadError(f"the voyageai provider needs the voyageai package: {INSTALL_HINT}") from None
-    return voyageai
-
 
 class VoyageEmbedder(RemoteEmbedder):
     """Voyage AI embeddings (default ``voyage-code-3``, 1024-d).
@@ -67,13 +56,9 @@ class VoyageEmbedder(RemoteEmbedder):
         timeout: float = 60.0,
         backoff_base: float = 0.5,
     ) -> None:
-        if model not in VOYAGE_MODELS:
-            raise PaqadError(
-                f"rag_embedding_model={model!r} is not a Voyage AI embedding model paqad-ai knows; "
-                f"use one of: {', '.join(VOYAGE_MODELS)}"
-            )
+        check_model("a Voyage AI", model, VOYAGE_MODELS)
         dimension, limits = VOYAGE_MODELS[model]
-        self._voyageai = _import_voyageai()
+        self._voyageai = import_sdk("voyageai", "error")
         super().__init__(
             model, dimension, limits, paths, api_key=api_key, max_retries=max_retries, backoff_base=backoff_base
         )
