@@ -35,11 +35,11 @@ import json, sys, time
 from pathlib import Path
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
-from paqad.rag.chunking import chunk_file
-from paqad.rag.discover import discover
-from paqad.rag.embeddings.factory import get_embedder
-from paqad.rag.chunking import dense_text
-from paqad.rag.languages import language_for_path
+from paqad.index.chunking import chunk_file
+from paqad.index.discover import discover
+from paqad.embed.factory import get_embedder
+from paqad.index.chunking import dense_text
+from paqad.index.languages import language_for_path
 
 root = Path(sys.argv[1])
 paths = ProjectPaths(root)

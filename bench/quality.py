@@ -5,11 +5,11 @@ model, every query of ``bench/quality_cases.json`` is embedded and ranked once (
 pools), and the rankings are fused per configuration:
 
 - ``bm25``: lexical only; ``dense``: embeddings only; ``rrf``: both fused, no signals;
-- ``rrf+signals``: both fused with every ranking signal of ``paqad.rag.search``;
+- ``rrf+signals``: both fused with every ranking signal of ``paqad.search``;
 - ``rrf+<signal>``: one signal alone; ``rrf+all-minus-<signal>``: every signal but one (ablation).
 
 A result list of chunks becomes the list of its distinct files in order (``top_n`` = 20 chunks);
-metrics are the file-level ones of ``paqad.rag.metrics``.
+metrics are the file-level ones of ``paqad.evaluate.metrics``.
 
     .venv/bin/python bench/quality.py                          # all projects, tables on stdout
     .venv/bin/python bench/quality.py --projects requests,flask --kinds symbol,where
@@ -101,11 +101,11 @@ def evaluate_project(root: Path, cases: list[dict], configs: list[Configuration]
     """Index ``root`` and score every case under every configuration: ``{case id: {config: CaseScore}}``."""
     from paqad.config import load_settings
     from paqad.project import ProjectPaths
-    from paqad.rag import store as store_mod
-    from paqad.rag.embeddings.factory import get_embedder
-    from paqad.rag.indexer import sync_index
-    from paqad.rag.metrics import distinct_files, ndcg_at_k, recall_at_k, reciprocal_rank
-    from paqad.rag.search import fuse, rank_candidates
+    from paqad import store as store_mod
+    from paqad.embed.factory import get_embedder
+    from paqad.build import sync as sync_index
+    from paqad.evaluate.metrics import distinct_files, ndcg_at_k, recall_at_k, reciprocal_rank
+    from paqad.search import fuse, rank_candidates
 
     paths = ProjectPaths(root)
     settings = load_settings(paths)
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     _set_environment()
     sys.path.insert(0, str(BENCH_DIR))
     import corpora
-    from paqad.rag.search import ALL_SIGNALS
+    from paqad.search import ALL_SIGNALS
 
     cases = load_cases(args.cases)
     projects = args.projects.split(",") if args.projects else list(dict.fromkeys(c["project"] for c in cases))

@@ -38,12 +38,12 @@ import corpora  # noqa: E402
 
 from paqad.config import load_settings, write_local_values  # noqa: E402
 from paqad.project import ProjectPaths  # noqa: E402
-from paqad.rag.embeddings.factory import get_embedder  # noqa: E402
-from paqad.rag.indexer import sync_index  # noqa: E402
-from paqad.rag.query import record_prompt  # noqa: E402
-from paqad.rag.refresh import refresh_context  # noqa: E402
-from paqad.rag.search import search  # noqa: E402
-from paqad.rag.store import open_store  # noqa: E402
+from paqad.embed.factory import get_embedder  # noqa: E402
+from paqad.build import sync as sync_index  # noqa: E402
+from paqad.deliver.query import record_prompt  # noqa: E402
+from paqad.deliver.refresh import refresh_context  # noqa: E402
+from paqad.search import search  # noqa: E402
+from paqad.store import open_store  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -1,4 +1,4 @@
-"""File-level retrieval metrics (paqad.rag.metrics) on hand-made rankings, exact values."""
+"""File-level retrieval metrics (paqad.evaluate.metrics) on hand-made rankings, exact values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from paqad.rag.metrics import distinct_files, ndcg_at_k, recall_at_k, reciprocal_rank
+from paqad.evaluate.metrics import distinct_files, ndcg_at_k, recall_at_k, reciprocal_rank
 
 
 @dataclass(frozen=True)

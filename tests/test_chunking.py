@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from paqad.rag import chunking
-from paqad.rag.chunking import CHUNKER_VERSION, MAX_CHUNK_CHARS, Chunk, chunk_file, dense_text, keyword_text
-from paqad.rag.languages import LANGUAGES, SOURCE_LANGUAGES, language_for_path, language_for_shebang
+from paqad.index import chunking
+from paqad.index.chunking import code as chunking_code
+from paqad.index.chunking import CHUNKER_VERSION, MAX_CHUNK_CHARS, Chunk, chunk_file, dense_text, keyword_text
+from paqad.index.languages import LANGUAGES, SOURCE_LANGUAGES, language_for_path, language_for_shebang
 
 FIXTURES = Path(__file__).parent / "fixtures" / "chunking"
 SMALL = 200  # a budget small enough to open every fixture class into its methods
@@ -545,13 +546,13 @@ def test_garbage_never_raises_and_loses_no_line(name):
 
 def test_parse_timeout_and_size_guard_fall_back_to_windows(monkeypatch):
     text = read("sample.py")
-    monkeypatch.setattr(chunking, "PARSE_TIMEOUT_SECONDS", 0.0)
+    monkeypatch.setattr(chunking_code, "PARSE_TIMEOUT_SECONDS", 0.0)
     chunks = chunk_file("sample.py", text)
     assert {c.kind for c in chunks} == {"window"}
     assert_well_formed(text, chunks)
-    monkeypatch.setattr(chunking, "PARSE_TIMEOUT_SECONDS", 5.0)
+    monkeypatch.setattr(chunking_code, "PARSE_TIMEOUT_SECONDS", 5.0)
     assert table(chunk_file("sample.py", text))[1] == (9, 29, "class", "UserService")  # parser reusable
-    monkeypatch.setattr(chunking, "MAX_PARSE_BYTES", 100)
+    monkeypatch.setattr(chunking_code, "MAX_PARSE_BYTES", 100)
     assert {c.kind for c in chunk_file("sample.py", text)} == {"window"}
 
 

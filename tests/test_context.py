@@ -6,15 +6,10 @@ import os
 from pathlib import Path
 
 from paqad.project import ProjectPaths
-from paqad.rag.context import (
-    DRIFT_HEADING,
-    SECTION_HEADING,
-    render_section,
-    replace_section,
-    write_section,
-)
-from paqad.rag.floor import FloorOutcome, apply_floor
-from paqad.rag.results import SearchResult
+from paqad.deliver.render import SECTION_HEADING, render_section
+from paqad.deliver.session_file import DRIFT_HEADING, replace_section, write_section
+from paqad.search.floor import FloorOutcome, apply_floor
+from paqad.search.results import SearchResult
 
 PROMPT_LABEL = "last prompt (recorded 2026-11-30 07:40 UTC)"
 NOTE = "Hints from a search index, possibly stale: the live files are the truth; read them before relying on these."

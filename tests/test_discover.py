@@ -11,9 +11,9 @@ import pytest
 from conftest import write_files
 
 from paqad.errors import PaqadError
-from paqad.rag.discover import discover, explain
-from paqad.rag.filters import GENERATED_MARKER, FilterDecision
-from paqad.rag.stacks import detect_stacks
+from paqad.index.discover import discover, explain
+from paqad.index.filters import GENERATED_MARKER, FilterDecision
+from paqad.index.stacks import detect_stacks
 
 BODY = "Enough words here to pass the fifty non-whitespace characters check of layer 4.\n"
 PY = "def handler(event):\n    return {'status': 200, 'body': event.get('payload', '')}\n"

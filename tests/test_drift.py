@@ -11,8 +11,8 @@ from conftest import git, write_files
 
 from paqad.config import DRIFT_INTERVAL_SECONDS, load_settings
 from paqad.project import ProjectPaths
-from paqad.rag.context import DRIFT_HEADING
-from paqad.rag.drift import MARKER_NAME, DriftResult, check_drift, run_git
+from paqad.deliver.session_file import DRIFT_HEADING
+from paqad.deliver.drift import MARKER_NAME, DriftResult, check_drift, run_git
 
 T0 = 1_800_000_000.0  # a fixed "now" in seconds; the marker's mtime is set to it
 

@@ -12,9 +12,9 @@ from conftest import MODEL_MIRROR
 from tokenizers import Tokenizer
 
 from paqad.config import load_settings
-from paqad.rag.embeddings.base import Embedder
-from paqad.rag.embeddings.factory import get_embedder
-from paqad.rag.embeddings.local import LocalEmbedder
+from paqad.embed.base import Embedder
+from paqad.embed.factory import get_embedder
+from paqad.embed.local import LocalEmbedder
 
 REPO = "Xenova/all-MiniLM-L6-v2"
 REFERENCE = json.loads((MODEL_MIRROR / REPO / "reference.json").read_text())["cases"]
@@ -144,7 +144,7 @@ def test_the_optimised_graph_is_saved_once_and_gives_identical_vectors(tmp_path)
     """A second process-equivalent session loads the saved graph: same vectors, bit for bit."""
     import onnxruntime as ort
 
-    from paqad.rag.embeddings import local, model_store
+    from paqad.embed import local, model_store
 
     folder = model_store.ensure_model("Xenova/all-MiniLM-L6-v2", "int8")
     model_file = folder / "onnx" / "model_quantized.onnx"

@@ -14,7 +14,7 @@ import tree_sitter_typescript
 import yaml
 
 from paqad.errors import PaqadError
-from paqad.evaldata import CASE_CLASSES, EvalCase, ExpectedPlace, cases_path, load_cases, project_dir
+from paqad.evaluate.cases import CASE_CLASSES, EvalCase, ExpectedPlace, cases_path, load_cases, project_dir
 
 PROJECT = project_dir()
 RAW = json.loads(cases_path().read_text(encoding="utf-8"))
@@ -34,9 +34,9 @@ def _ranged_places() -> list[tuple[str, dict]]:
 
 
 def test_package_paths_point_into_the_installed_package():
-    package = Path(__import__("paqad.evaldata", fromlist=["x"]).__file__).parent
-    assert PROJECT == package / "project"
-    assert cases_path() == package / "cases.json"
+    corpus = Path(__import__("paqad.evaluate.cases", fromlist=["x"]).__file__).parent / "corpus"
+    assert PROJECT == corpus / "project"
+    assert cases_path() == corpus / "cases.json"
     assert PROJECT.is_dir() and cases_path().is_file()
 
 

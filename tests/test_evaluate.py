@@ -13,9 +13,9 @@ import pytest
 from conftest import MODEL_MIRROR, git, write_files
 from paqad.cli.main import main
 from paqad.errors import PaqadError
-from paqad.evaldata import CASE_CLASSES, EvalCase, ExpectedPlace, load_cases
-from paqad.rag.context import render_section
-from paqad.rag.evaluate import (
+from paqad.evaluate.cases import CASE_CLASSES, EvalCase, ExpectedPlace, load_cases
+from paqad.deliver.render import render_section
+from paqad.evaluate import (
     GIT_NAMED,
     GIT_UNNAMED,
     GateThresholds,
@@ -31,8 +31,8 @@ from paqad.rag.evaluate import (
     score_case,
     summarize,
 )
-from paqad.rag.floor import apply_floor
-from paqad.rag.results import SearchResult
+from paqad.search.floor import apply_floor
+from paqad.search.results import SearchResult
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paqad.rag.floor import FloorOutcome, apply_floor
-from paqad.rag.results import SearchResult
+from paqad.search.floor import FloorOutcome, apply_floor
+from paqad.search.results import SearchResult
 
 
 def hit(rank: int, score: float, path: str | None = None) -> SearchResult:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import git, write_files
 
-from paqad.rag.discover import discover, explain
-from paqad.rag.filters import compile_ignore_lines, git_ignore_reason, IgnoreLevel
+from paqad.index.discover import discover, explain
+from paqad.index.filters import compile_ignore_lines, git_ignore_reason, IgnoreLevel
 
 BODY = "A file with enough words in it to pass the minimum size check of layer four.\n"
 GIT_REASONS = {"ignore:gitignore", "ignore:git-info-exclude"}

@@ -19,9 +19,9 @@ from conftest import git, write_files
 from paqad.cli.main import main
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
-from paqad.rag.embeddings.factory import get_embedder
-from paqad.rag.indexer import sync_index
-from paqad.rag.store import open_store
+from paqad.embed.factory import get_embedder
+from paqad.build import sync as sync_index
+from paqad.store import open_store
 
 BILLING = '''"""Billing: invoices and proration."""
 
@@ -254,7 +254,7 @@ def test_clear_without_an_index_says_so(project):
 
 def test_probe_user_errors_exit_2_with_one_line(project, tmp_path):
     code, _, err = run("rag", "probe", "anything", project=project)
-    assert code == 2 and err == "paqad-ai: error: no index here; run `paqad-ai rag init` first\n"
+    assert code == 2 and err == "paqad-ai: error: no index at .paqad/vectors/index.sqlite; run `paqad-ai rag init` first\n"
     code, _, err = run("rag", "probe", "--query-file", str(tmp_path / "missing.txt"), project=project)
     assert code == 2 and err.startswith("paqad-ai: error: --query-file ") and err.count("\n") == 1
 
@@ -324,7 +324,7 @@ def test_renamed_file_costs_no_embedding(project):
 
 
 def test_refresh_context_writes_the_section_for_the_last_prompt(project):
-    from paqad.rag.query import record_prompt
+    from paqad.deliver.query import record_prompt
 
     paths = ProjectPaths(project)
     assert run("rag", "init", project=project)[0] == 0
@@ -421,7 +421,7 @@ def test_incremental_matrix_equals_the_one_rebuilt_from_sqlite(project):
     """The derived vector matrix, updated in place after edits, matches SQLite row for row."""
     import numpy as np
 
-    from paqad.rag import store as store_mod
+    from paqad.store import vectors as store_vectors
 
     paths = ProjectPaths(project)
     assert run("rag", "init", project=project)[0] == 0
@@ -437,7 +437,7 @@ def test_incremental_matrix_equals_the_one_rebuilt_from_sqlite(project):
         mat = np.load(paths.vectors_dir / f"matrix-{gen}.npy")
         (paths.vectors_dir / f"ids-{gen}.npy").unlink()
         (paths.vectors_dir / f"matrix-{gen}.npy").unlink()
-        store_mod._MATRIX_CACHE.clear()
+        store_vectors._MATRIX_CACHE.clear()
         fresh_ids, fresh_mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
         db_ids = [r[0] for r in store.db.execute("SELECT id FROM chunks ORDER BY id")]
     assert ids.tolist() == fresh_ids.tolist() == db_ids

@@ -17,8 +17,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from paqad.config import load_settings
 from paqad.hosts.mcp_server import CodeSearch, confine_path_prefix
 from paqad.project import ProjectPaths
-from paqad.rag.embeddings.factory import get_embedder
-from paqad.rag.search import search
+from paqad.embed.factory import get_embedder
+from paqad.search import search
 
 PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
 
@@ -82,7 +82,7 @@ def test_search_code_and_index_status_over_stdio(indexed: Path) -> None:
     paths = ProjectPaths(indexed)
     settings = load_settings(paths)
     query = "great-circle distance between two coordinates"
-    expected = search(paths, settings, query, top_n=3, embedder=get_embedder(settings, paths))
+    expected = search(paths, settings, query, top_n=3, embedder=get_embedder(settings, paths)).results
     calls = [
         ("search_code", {"query": query, "top_k": 3}),
         ("search_code", {"query": "tile cache", "path_prefix": "src/geo/cache.py"}),
@@ -117,11 +117,12 @@ def test_search_code_and_index_status_over_stdio(indexed: Path) -> None:
     status = results[6]
     assert status.is_error is False
     data = status.structured_content
-    assert data["present"] is True and data["valid"] is True and data["retrieval_enabled"] is True
-    assert data["provider"] == "local" and data["model"] == "Xenova/all-MiniLM-L6-v2"
-    assert (data["files"], data["chunks"], data["languages"]) == (4, 4, {"python": 3, "markdown": 1})
+    index = data["index"]  # the same object as `rag status --json`
+    assert index["present"] is True and index["valid"] is True and data["retrieval_enabled"] is True
+    assert index["provider"] == "local" and index["model"] == "Xenova/all-MiniLM-L6-v2"
+    assert (index["files"], index["chunks"], index["languages"]) == (4, 4, {"python": 3, "markdown": 1})
     assert data["project_root"] == str(indexed)
-    assert data["size_bytes"] > 0 and data["stale_reasons"] == []
+    assert index["size_bytes"] > 0 and index["stale_reasons"] == []
 
 
 def test_no_index_is_a_tool_error(tmp_path: Path) -> None:
@@ -129,7 +130,7 @@ def test_no_index_is_a_tool_error(tmp_path: Path) -> None:
     _, results = anyio.run(_session_calls, tmp_path, [("search_code", {"query": "distance"}), ("index_status", {})])
     assert results[0].is_error is True
     assert "no index at .paqad/vectors/index.sqlite; run `paqad-ai rag init`" in results[0].content[0].text
-    status = results[1].structured_content
+    status = results[1].structured_content["index"]
     assert status["present"] is False and status["files"] == 0
 
 

@@ -13,8 +13,8 @@ from conftest import MODEL_MIRROR
 
 from paqad.cli.main import main
 from paqad.errors import ModelMissingError, PaqadError
-from paqad.rag.embeddings import model_store
-from paqad.rag.embeddings.model_store import KNOWN_MODELS, MARKER_NAME, ensure_model, import_model, list_models, model_dir
+from paqad.embed import model_store
+from paqad.embed.model_store import KNOWN_MODELS, MARKER_NAME, ensure_model, import_model, list_models, model_dir
 
 REPO = "Xenova/all-MiniLM-L6-v2"
 MANIFEST = json.loads((MODEL_MIRROR / REPO / "MANIFEST.json").read_text())["files"]

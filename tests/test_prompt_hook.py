@@ -126,7 +126,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
 @pytest.fixture
 def expected_section(indexed: Path) -> str:
     paths = ProjectPaths(indexed)
-    from paqad.rag.refresh import section_for_prompt
+    from paqad.deliver.refresh import section_for_prompt
 
     section = section_for_prompt(paths, load_settings(paths), PROMPT, math.inf)
     assert section is not None and "src/shop/retry.py:L" in section
@@ -251,7 +251,7 @@ def test_corrupt_index_is_logged_without_the_prompt(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"{}\n", b"")
     assert elapsed < BUDGET_S
     log = hook_log(ProjectPaths(tmp_path))
-    assert "host=gemini search failed: PaqadError" in log and "index is unreadable" in log
+    assert "host=gemini search failed: IndexCorruptError" in log and "index is unreadable" in log
     assert "hunter2" not in log
     wait_for_refresh(ProjectPaths(tmp_path), since)
 

@@ -11,7 +11,7 @@ from conftest import git, write_files
 
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
-from paqad.rag.query import (
+from paqad.deliver.query import (
     Query,
     changed_files,
     changed_files_query,

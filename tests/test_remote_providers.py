@@ -21,9 +21,9 @@ import pytest
 from fake_providers import FakeEmbeddingServer, Reply, fake_vector, unit
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
-from paqad.rag.embeddings.base import Embedder
-from paqad.rag.embeddings.openai_provider import OpenAIEmbedder
-from paqad.rag.embeddings.remote import (
+from paqad.embed.base import Embedder
+from paqad.embed.openai_provider import OpenAIEmbedder
+from paqad.embed.remote import (
     Limits,
     RetryPolicy,
     backoff_delay,
@@ -32,12 +32,12 @@ from paqad.rag.embeddings.remote import (
     parse_retry_after,
     plan_batches,
 )
-from paqad.rag.embeddings.voyage_provider import VoyageEmbedder
+from paqad.embed.voyage_provider import VoyageEmbedder
 from paqad.secrets import store_key
 
 OPENAI_KEY = "sk-proj-paqadTESTkey0123456789abcdefXYZ"
 VOYAGE_KEY = "pa-paqadTESTkey0123456789abcdefXYZ"
-REMOTE_LOG = "paqad.rag.embeddings.remote"
+REMOTE_LOG = "paqad.embed.remote"
 
 
 @pytest.fixture
@@ -474,7 +474,8 @@ def test_key_never_in_any_output(openai_server, voyage_server, paths, monkeypatc
 def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_server, git_repo, monkeypatch):
     from conftest import write_files
     from paqad.config import load_settings
-    from paqad.rag import indexer
+    from paqad import build as indexer
+    from paqad.status import index_state
 
     root = git_repo({
         ".gitignore": "build/\n",
@@ -490,7 +491,7 @@ def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_se
     settings = load_settings(paths)
     embedder = make_openai(openai_server, paths, max_retries=0)
 
-    first = indexer.sync_index(paths, settings, embedder)
+    first = indexer.sync(paths, settings, embedder)
     assert first.full and first.chunks_total == 1 and openai_server.statuses == [200]
 
     write_files(root, {
@@ -499,15 +500,15 @@ def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_se
     })
     openai_server.script(Reply(200), Reply(503, "overloaded"))
     with pytest.raises(PaqadError, match=r"^OpenAI embeddings failed after 1 attempts"):
-        indexer.sync_index(paths, settings, embedder)
+        indexer.sync(paths, settings, embedder)
     assert openai_server.statuses == [200, 200, 503]
     first_batch, failed_batch = openai_server.requests[1].inputs, openai_server.requests[2].inputs
     assert (len(first_batch), len(failed_batch)) == (64, 36)
     # The previous index is intact: still one file, one chunk, valid.
-    state = indexer.index_state(paths, settings)
-    assert state.valid and state.counts["chunks"] == 1
+    state = index_state(paths, settings)
+    assert state.valid and state.chunks == 1
 
-    report = indexer.sync_index(paths, settings, embedder)
+    report = indexer.sync(paths, settings, embedder)
     assert openai_server.statuses == [200, 200, 503, 200]
     assert openai_server.requests[3].inputs == failed_batch  # only what was not embedded yet
     assert (report.embedded, report.cached, report.chunks_total) == (36, 64, 101)

@@ -7,11 +7,11 @@ import pytest
 from conftest import MODEL_MIRROR, write_files
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
-from paqad.rag.embeddings.factory import get_embedder
-from paqad.rag.indexer import sync_index
-from paqad.rag.lexical import identifier_parts, index_tokens, query_terms
-from paqad.rag.search import RankedLists, fuse, is_code_like, reciprocal_rank_fusion, search
-from paqad.rag.store import open_store
+from paqad.embed.factory import get_embedder
+from paqad.build import sync as sync_index
+from paqad.index.tokens import identifier_parts, index_tokens, query_terms
+from paqad.search import RankedLists, fuse, is_code_like, reciprocal_rank_fusion, search
+from paqad.store import open_store
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'shop'\nversion = '1.0'\ndescription = 'a shop used by search tests'\n",
@@ -70,15 +70,15 @@ def test_code_aware_tokens():
 @pytest.mark.parametrize("query", ["getUserName", "get_user_name", "get user name"])
 def test_identifier_spellings_all_find_the_definition_first(shop, query):
     paths, settings, embedder = shop
-    lexical = search(paths, settings, query, embedder=embedder, rankers=("lexical",), signals=frozenset())
+    lexical = search(paths, settings, query, embedder=embedder, rankers=("lexical",), signals=frozenset()).results
     assert ("shop/users.py", "getUserName") in {(r.path, r.symbol) for r in lexical[:2]}
-    hybrid = search(paths, settings, query, embedder=embedder)
+    hybrid = search(paths, settings, query, embedder=embedder).results
     assert (hybrid[0].path, hybrid[0].symbol, hybrid[0].fused_rank) == ("shop/users.py", "getUserName", 1)
 
 
 def test_every_result_carries_its_cosine(shop):
     paths, settings, embedder = shop
-    results = search(paths, settings, "sum of price times quantity", embedder=embedder)
+    results = search(paths, settings, "sum of price times quantity", embedder=embedder).results
     q = embedder.embed_query("sum of price times quantity")
     with open_store(paths, readonly=True) as store:
         ids, mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
@@ -104,19 +104,19 @@ def test_code_signal_lifts_code_over_prose_only_for_code_like_queries(shop):
 
 def test_path_prefix_is_applied_before_the_top_k_cut(shop):
     paths, settings, embedder = shop
-    results = search(paths, settings, "getUserName", embedder=embedder, top_n=1, path_prefix="vendor_docs")
+    results = search(paths, settings, "getUserName", embedder=embedder, top_n=1, path_prefix="vendor_docs").results
     assert [r.path for r in results] == ["vendor_docs/cart.md"]
-    results = search(paths, settings, "cart", embedder=embedder, path_prefix="shop/")
+    results = search(paths, settings, "cart", embedder=embedder, path_prefix="shop/").results
     assert results and all(r.path.startswith("shop/") for r in results)
 
 
 def test_top_n_cuts_the_fused_list(shop):
     paths, settings, embedder = shop
-    assert len(search(paths, settings, "user", embedder=embedder, top_n=2)) == 2
+    assert len(search(paths, settings, "user", embedder=embedder, top_n=2).results) == 2
 
 
 def test_keyword_expression_leaves_out_common_terms_on_large_indexes(shop, monkeypatch):
-    from paqad.rag import search as search_mod
+    from paqad.search import lexical as search_mod
 
     paths, _, _ = shop
     with open_store(paths, readonly=True) as store:
@@ -141,7 +141,7 @@ def test_identical_chunks_in_two_files_are_shown_once(tmp_path):
     settings = load_settings(paths, environ={})
     embedder = get_embedder(settings, paths)
     sync_index(paths, settings, embedder)
-    results = search(paths, settings, "getISOWeek", embedder=embedder)
+    results = search(paths, settings, "getISOWeek", embedder=embedder).results
     texts = [r.text for r in results]
     assert len(texts) == len(set(texts))
     assert results[0].symbol == "getISOWeek" and results[0].path in {"src/getISOWeek.d.ts", "src/getISOWeek.d.mts"}

@@ -1,4 +1,18 @@
-"""Errors a user can fix. The CLI prints them as one line and exits 2."""
+"""Errors a user can fix. The CLI prints them as one line and exits 2.
+
+Anything else that escapes a command is a bug in paqad-ai, not the user's mistake: the CLI
+reports it as an internal error with exit 1 (see :mod:`paqad.cli.main`).
+
+    PaqadError
+    ├── ConfigError          a bad value in a settings file or PAQAD_* variable
+    ├── IndexMissingError    no index yet (run `rag init`)
+    ├── IndexStaleError      the index does not match the settings (``reasons`` say why)
+    ├── IndexCorruptError    the index database cannot be read (run `rag rebuild`)
+    ├── ModelMissingError    the embedding model is not in the store and cannot be fetched
+    └── KeyMissingError      a remote provider's API key is not set
+"""
+
+from __future__ import annotations
 
 
 class PaqadError(Exception):
@@ -12,5 +26,31 @@ class ConfigError(PaqadError):
     """A configuration value is invalid (names key, value, file and the allowed range)."""
 
 
+NO_INDEX_MESSAGE = "no index at .paqad/vectors/index.sqlite; run `paqad-ai rag init` first"
+
+
+class IndexMissingError(PaqadError):
+    """There is no index database for this project yet."""
+
+    def __init__(self, message: str = NO_INDEX_MESSAGE) -> None:
+        super().__init__(message)
+
+
+class IndexStaleError(PaqadError):
+    """The index was built with other settings (model, chunker, schema); ``reasons`` lists each."""
+
+    def __init__(self, reasons: tuple[str, ...] | list[str], command: str = "paqad-ai rag rebuild") -> None:
+        self.reasons = tuple(reasons)
+        super().__init__(f"index is stale ({'; '.join(self.reasons)}); run `{command}`")
+
+
+class IndexCorruptError(PaqadError):
+    """The index database exists but cannot be read as one."""
+
+
 class ModelMissingError(PaqadError):
     """The embedding model is not in the store and cannot be fetched (offline)."""
+
+
+class KeyMissingError(PaqadError):
+    """A remote embedding provider's API key is in neither the environment nor ``.paqad/secrets.env``."""

@@ -70,6 +70,14 @@ class ProjectPaths:
         return self.paqad_dir / "state"
 
 
+def index_exists(paths: ProjectPaths) -> bool:
+    """Whether the project has an index database file (valid or not). Cheap: no import, one stat.
+
+    The one test for "is there an index" used by every command, the hook and the MCP server.
+    """
+    return paths.index_db.exists()
+
+
 def find_project_root(start: Path | str | None = None) -> Path:
     """Return the nearest ancestor of ``start`` (default: cwd) holding ``.paqad/`` or ``.git``.
 

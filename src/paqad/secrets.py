@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from paqad.config import ensure_paqad_gitignore
-from paqad.errors import PaqadError
+from paqad.errors import KeyMissingError, PaqadError
 from paqad.project import ProjectPaths
 
 # Environment variable each provider's SDK documents for its key.
@@ -197,7 +197,7 @@ def require_key(paths: ProjectPaths, provider: str, *, interactive: bool) -> str
 
     ``interactive``: prompt with hidden input (``getpass``) and save the answer with
     :func:`store_key`; a note saying where it went is printed to stderr. Otherwise, or when the
-    answer is empty, raise PaqadError naming the variable and the file.
+    answer is empty, raise KeyMissingError naming the variable and the file.
     """
     lookup = find_key(paths, provider)
     if lookup.value:
@@ -205,10 +205,10 @@ def require_key(paths: ProjectPaths, provider: str, *, interactive: bool) -> str
     variable = lookup.variable
     message = missing_key_message(variable)
     if not interactive:
-        raise PaqadError(message)
+        raise KeyMissingError(message)
     key = getpass.getpass(f"{variable} (input hidden; saved to {SECRETS_FILE_LABEL}, mode 0600): ").strip()
     if not key:
-        raise PaqadError(message)
+        raise KeyMissingError(message)
     stored = store_key(paths, provider, key)
     guard_sdk_logs(key)
     print(f"saved {variable} to {stored.relative_to(paths.root).as_posix()} (mode 0600)", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""``paqad-ai rag eval``: parse options, run :func:`paqad.rag.evaluate.run_eval`, print the report."""
+"""``paqad-ai rag eval``: parse options, run :func:`paqad.evaluate.run_eval`, print the report."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.table import Table
 
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.cli.rag_commands import BuildProgress
-from paqad.rag.evaluate import MODES, RULES, EvalReport, GateThresholds, Summary, changes, report_data
+from paqad.evaluate import MODES, RULES, EvalReport, GateThresholds, Summary, changes, report_data
 
 _DEFAULTS = GateThresholds()
 _FORM_SHORT = {"confident": "conf", "low-confidence": "low", "nothing": "none"}
@@ -171,7 +171,7 @@ def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_ca
       paqad-ai rag eval --mode rag-vs-candidate --baseline before.json
       paqad-ai rag eval --from-git 50
     """
-    from paqad.rag.evaluate import run_eval, save_snapshot as write_snapshot
+    from paqad.evaluate import run_eval, save_snapshot as write_snapshot
 
     paths = resolve_paths(project_root)
     thresholds = GateThresholds(min_hit_gain, min_success_gain, min_correction_drop, max_token_rise,

@@ -1,12 +1,16 @@
 """Entry point of the ``paqad-ai`` console script.
 
-User errors (:class:`paqad.errors.PaqadError`) print one line on stderr and exit 2.
+User errors (:class:`paqad.errors.PaqadError`) print one line on stderr and exit 2. Anything
+else is a bug in paqad-ai: one line saying so on stderr (the traceback with ``PAQAD_DEBUG=1``)
+and exit 1, so a user's mistake and our mistake are never confused.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import traceback
 import warnings
 
 import click
@@ -92,6 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("paqad-ai: interrupted", err=True)
         return 130
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so, never as the user's error
+        if os.environ.get("PAQAD_DEBUG"):
+            traceback.print_exc()
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        click.echo(f"paqad-ai: internal error (a bug in paqad-ai, not in your input): {type(exc).__name__}: {detail}; "
+                   "set PAQAD_DEBUG=1 for the traceback", err=True)
+        return 1
     return 0
 
 

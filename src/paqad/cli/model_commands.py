@@ -1,6 +1,6 @@
 """``paqad-ai rag model list|pull|import``: the local model store (DESIGN §7).
 
-Parsing and printing only; the work is in :mod:`paqad.rag.embeddings.model_store`.
+Parsing and printing only; the work is in :mod:`paqad.embed.model_store`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES
-from paqad.rag.embeddings import model_store
+from paqad.embed import model_store
 
 
 def register(group: click.Group) -> None:

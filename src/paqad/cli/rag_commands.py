@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import shutil
 import sys
 import time
 from datetime import datetime, timezone
@@ -12,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from paqad.config import DEFAULT_MODELS, KEYS, PROVIDERS, ensure_paqad_gitignore, load_settings, write_local_values
-from paqad.errors import PaqadError
+from paqad.config import PROVIDERS, load_settings
+from paqad.errors import IndexMissingError, PaqadError
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
 
@@ -44,13 +42,21 @@ class BuildProgress:
         self.started: dict[str, float] = {}
 
     def __enter__(self) -> "BuildProgress":
-        self.progress.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)
+        if self.started_display:
+            self.progress.stop()
+
+    @property
+    def started_display(self) -> bool:
+        return bool(self.progress.live.is_started)
 
     def __call__(self, stage: str, done: int, total: int) -> None:
+        # Started on the first tick, so a question asked before the build (init's remote-upload
+        # confirmation) is not drawn over by the bars.
+        if not self.started_display:
+            self.progress.start()
         if stage == "eligible":
             self.progress.console.print(f"{done} files eligible, {total - done} skipped (see `rag status --json`)")
             return
@@ -68,31 +74,27 @@ class BuildProgress:
 
 
 def _load_embedder(paths: ProjectPaths, settings):
-    from paqad.rag.embeddings.factory import get_embedder
+    from paqad.embed.factory import get_embedder
 
     return get_embedder(settings, paths)
 
 
 def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, embedder=None):
-    from paqad.rag.indexer import sync_index
+    from paqad.build import sync
 
     embedder = embedder or _load_embedder(paths, settings)
     with BuildProgress(enabled=not quiet) as progress:
-        report = sync_index(paths, settings, embedder, full=full, progress=progress)
+        report = sync(paths, settings, embedder, full=full, progress=progress)
     return report
 
 
-def _confirm_remote(paths: ProjectPaths, settings, yes: bool) -> None:
+def _confirm_upload(settings, chunks: int, chars: int) -> bool:
     """Before a remote build on a terminal: say what will be sent where, and ask."""
-    if settings.rag_embedding_provider == "local" or yes or not sys.stdin.isatty():
-        return
-    from paqad.rag.indexer import plan_upload
-
-    chunks, chars = plan_upload(paths, settings)
     click.confirm(
         f"This will send {chunks} chunks ({chars:,} characters) of this project to {settings.rag_embedding_provider} "
         f"({settings.rag_embedding_model}). Continue?", abort=True, err=True,
     )
+    return True
 
 
 @click.command()
@@ -114,39 +116,20 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     Example:
       paqad-ai rag init --provider local
     """
+    from paqad.build import init_project
+
     paths = resolve_paths(project_root)
-    current = load_settings(paths)
-    provider = provider or current.rag_embedding_provider
-    if model is None:
-        model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
+    load_settings(paths)  # a bad setting is reported before anything else
     click.echo(f"Project root: {paths.root}", err=True)
-    if provider != "local":
-        from paqad.secrets import require_key
-
-        require_key(paths, provider, interactive=sys.stdin.isatty())
-    # Check the provider and model (fetching a local model into the store) before writing any
-    # setting, so a mistyped --model never leaves a working index configured for a missing model.
-    candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
-    embedder = _load_embedder(paths, candidate)
-    embedder.fingerprint  # noqa: B018 - loads the local model files, or raises a clear error
-    from paqad.rag.indexer import index_state
-
-    state = index_state(paths, candidate)
-    rebuild_all = yes or not state.valid
-    if rebuild_all:
-        _confirm_remote(paths, candidate, yes)
-    write_local_values(paths, {"rag_embedding_provider": provider, "rag_embedding_model": model})
-    ensure_paqad_gitignore(paths)
-    settings = load_settings(paths)
-    if not rebuild_all:
-        click.echo(f"Index already built ({state.counts.get('files', 0)} files, {state.counts.get('chunks', 0)} chunks); "
-                   "kept and synced. Use --yes to rebuild from scratch.", err=True)
-        report = _build(paths, settings, full=False, embedder=embedder)
-    else:
-        report = _build(paths, settings, full=True, embedder=embedder)
-    # Switched on only once an index exists: hooks never search a half-built one.
-    write_local_values(paths, {"rag_enabled": True})
-    click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {report.summary()}")
+    interactive = sys.stdin.isatty()
+    with BuildProgress() as progress:
+        result = init_project(
+            paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
+            confirm_upload=_confirm_upload if interactive and not yes else None,
+            notify=lambda line: click.echo(line, err=True), progress=progress,
+        )
+    settings = result.settings
+    click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {result.report.summary()}")
 
 
 @click.command()
@@ -163,7 +146,9 @@ def rebuild(project_root: Path | None) -> None:
     """
     paths = resolve_paths(project_root)
     settings = load_settings(paths)
-    if not settings.rag_enabled and not paths.index_db.exists():
+    from paqad.store import index_exists
+
+    if not settings.rag_enabled and not index_exists(paths):
         raise PaqadError("retrieval is not configured here; run `paqad-ai rag init` first")
     report = _build(paths, settings, full=True)
     click.echo(f"Rebuilt: {report.summary()}")
@@ -186,13 +171,9 @@ def clear(yes: bool, project_root: Path | None) -> None:
         if not sys.stdin.isatty():
             raise PaqadError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
-    from paqad.rag import store as store_mod
+    from paqad.build import clear_index
 
-    existed = paths.vectors_dir.exists()
-    if existed:
-        with store_mod.write_lock(paths, blocking=True):
-            shutil.rmtree(paths.vectors_dir)
-    write_local_values(paths, {"rag_enabled": False})
+    existed = clear_index(paths)
     click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
@@ -202,44 +183,6 @@ def _fmt_time(iso_or_epoch) -> str:
     if isinstance(iso_or_epoch, (int, float)):
         return datetime.fromtimestamp(iso_or_epoch, timezone.utc).replace(microsecond=0).isoformat()
     return str(iso_or_epoch)
-
-
-def status_data(paths: ProjectPaths) -> dict:
-    """Everything ``status`` shows, as a JSON-able dict."""
-    from paqad.rag.indexer import index_state
-    from paqad.rag.refresh import last_refresh
-
-    settings = load_settings(paths)
-    state = index_state(paths, settings)
-    data: dict = {
-        "project_root": str(paths.root),
-        "settings": {name: {"value": getattr(settings, name), "source": settings.sources[name]} for name in KEYS},
-        "index": {
-            "present": state.present,
-            "valid": state.valid,
-            "stale_reasons": list(state.reasons) if state.present else [],
-            "provider": state.meta.get("provider"),
-            "model": state.meta.get("model"),
-            "dimension": int(state.meta["dimension"]) if state.meta.get("dimension") else None,
-            "chunker_version": state.meta.get("chunker_version"),
-            "schema_version": state.meta.get("schema_version"),
-            "files": state.counts.get("files", 0),
-            "chunks": state.counts.get("chunks", 0),
-            "languages": state.counts.get("languages", {}),
-            "cached_embeddings": state.counts.get("cached_embeddings", 0),
-            "rejected": json.loads(state.meta.get("rejected") or "{}"),
-            "size_bytes": state.size_bytes,
-            "built_at": state.meta.get("built_at"),
-            "refreshed_at": state.meta.get("refreshed_at"),
-        },
-        "last_refresh": last_refresh(paths),
-    }
-    if settings.rag_embedding_provider != "local":
-        from paqad.secrets import find_key
-
-        lookup = find_key(paths, settings.rag_embedding_provider)
-        data["api_key"] = {"variable": lookup.variable, "found_in": lookup.source}
-    return data
 
 
 @click.command()
@@ -257,7 +200,7 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     """
     paths = resolve_paths(project_root)
     if explain_path:
-        from paqad.rag.discover import explain
+        from paqad.index.discover import explain
 
         settings = load_settings(paths)
         target = Path(explain_path)
@@ -272,7 +215,9 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         else:
             click.echo(f"{decision.path}: " + ("indexed" if decision.eligible else f"not indexed ({decision.reason})"))
         return
-    data = status_data(paths)
+    from paqad.status import status as project_status
+
+    data = project_status(paths).to_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return
@@ -356,20 +301,21 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
       paqad-ai rag probe "where are HTTP retries configured"
       git diff | paqad-ai rag probe - --json
     """
-    from paqad.rag.indexer import sync_index
-    from paqad.rag.search import search
+    from paqad.build import sync
+    from paqad.search import search
+    from paqad.store import index_exists
 
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
-    if not paths.index_db.exists():
-        raise PaqadError("no index here; run `paqad-ai rag init` first")
+    if not index_exists(paths):
+        raise IndexMissingError()
     embedder = _load_embedder(paths, settings)
     if not no_sync:
-        sync_index(paths, settings, embedder, blocking=False)
+        sync(paths, settings, embedder, blocking=False)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
-    results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder)
+    results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder).results
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     rows = [
         {
@@ -423,7 +369,7 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
     Example:
       paqad-ai rag refresh-context
     """
-    from paqad.rag.refresh import refresh_context
+    from paqad.deliver.refresh import refresh_context
 
     paths = resolve_paths(project_root)
     outcome = refresh_context(paths)

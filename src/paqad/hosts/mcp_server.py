@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from paqad.config import Settings, load_settings
-from paqad.errors import ModelMissingError, PaqadError
+from paqad.errors import IndexMissingError, PaqadError
 from paqad import __version__
 from paqad.project import ProjectPaths
 
@@ -91,18 +91,18 @@ class CodeSearch:
         self.settings = settings or load_settings(paths)
         self._lock = threading.Lock()
         self._embedder: Any = None
-        self._embedder_failed = False
+        self._degraded: str | None = None
         self._store: Any = None
         self._store_inode: int | None = None
 
     def _get_store(self) -> Any:
-        from paqad.rag import store as store_mod
+        from paqad import store as store_mod
 
         try:
             inode = self.paths.index_db.stat().st_ino
         except FileNotFoundError:
             self._close_store()
-            raise PaqadError(f"no index at {self.paths.index_db.relative_to(self.paths.root)}; run `paqad-ai rag init`") from None
+            raise IndexMissingError() from None
         if self._store is None or inode != self._store_inode:
             self._close_store()
             self._store = store_mod.open_store(self.paths, readonly=True)
@@ -118,20 +118,18 @@ class CodeSearch:
         self._store, self._store_inode = None, None
 
     def _get_embedder(self) -> Any:
-        if self._embedder is None and not self._embedder_failed:
-            from paqad.rag.embeddings.factory import get_embedder
+        if self._embedder is None and self._degraded is None:
+            from paqad.search import load_embedder
 
-            try:
-                self._embedder = get_embedder(self.settings, self.paths)
-            except PaqadError as exc:
-                self._embedder_failed = True
-                print(f"paqad-ai mcp: embeddings unavailable, keyword search only: {exc}", file=sys.stderr)
+            self._embedder, self._degraded = load_embedder(self.paths, self.settings)
+            if self._degraded:
+                print(f"paqad-ai mcp: {self._degraded}", file=sys.stderr)
         return self._embedder
 
     def search(self, query: str, top_k: int = 5, path_prefix: str | None = None) -> list[CodeHit]:
         """Top ``top_k`` (1..50) fused results for ``query``. Raises ``PaqadError`` (no index,
         index built with another model) and ``ValueError`` (bad arguments)."""
-        from paqad.rag.search import search
+        from paqad.search import search
 
         if not query or not query.strip():
             raise ValueError("query is empty")
@@ -141,36 +139,19 @@ class CodeSearch:
         with self._lock:
             store = self._get_store()
             embedder = self._get_embedder()
-            try:
-                results = search(self.paths, self.settings, query, top_n=top_k, path_prefix=prefix, embedder=embedder, store=store)
-            except ModelMissingError as exc:
-                self._embedder, self._embedder_failed = None, True
-                print(f"paqad-ai mcp: model missing, keyword search only: {exc}", file=sys.stderr)
-                results = search(self.paths, self.settings, query, top_n=top_k, path_prefix=prefix, embedder=None, store=store)
-        return [CodeHit(r.path, r.start_line, r.end_line, r.symbol, round(float(r.score), 4), r.text) for r in results[:top_k]]
+            response = search(self.paths, self.settings, query, top_n=top_k, path_prefix=prefix, embedder=embedder,
+                              degraded=self._degraded, store=store)
+            if embedder is not None and response.degraded:  # the model failed mid-search: stop trying it
+                self._embedder, self._degraded = None, response.degraded
+                print(f"paqad-ai mcp: {response.degraded}", file=sys.stderr)
+        return [CodeHit(r.path, r.start_line, r.end_line, r.symbol, round(float(r.score), 4), r.text)
+                for r in response.results[:top_k]]
 
     def status(self) -> dict[str, Any]:
         """The index state as JSON-able values (see the ``index_status`` tool)."""
-        from paqad.rag.indexer import index_state
-        from paqad.rag.refresh import last_refresh
+        from paqad.status import status
 
-        state = index_state(self.paths, self.settings)
-        return {
-            "project_root": str(self.paths.root),
-            "retrieval_enabled": self.settings.rag_enabled,
-            "present": state.present,
-            "valid": state.valid,
-            "stale_reasons": list(state.reasons) if state.present else [],
-            "provider": state.meta.get("provider"),
-            "model": state.meta.get("model"),
-            "files": int(state.counts.get("files", 0)),
-            "chunks": int(state.counts.get("chunks", 0)),
-            "languages": dict(state.counts.get("languages", {})),
-            "size_bytes": int(state.size_bytes),
-            "built_at": state.meta.get("built_at"),
-            "refreshed_at": state.meta.get("refreshed_at"),
-            "last_refresh": last_refresh(self.paths),
-        }
+        return status(self.paths, self.settings).to_dict()
 
     def close(self) -> None:
         self._close_store()

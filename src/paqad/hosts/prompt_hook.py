@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from paqad.hosts import Host
-from paqad.project import ProjectPaths, find_project_root
+from paqad.project import ProjectPaths, find_project_root, index_exists
 
 OUTPUT_MARGIN_SECONDS = 0.05  # kept free at the end of the budget to print and exit
 MAX_STDIN_BYTES = 4 * 1024 * 1024  # a prompt plus metadata; more is not a hook payload
@@ -253,7 +253,7 @@ def run_prompt_hook(
 
     deadline = started + settings.rag_hook_budget_ms / 1000.0 - OUTPUT_MARGIN_SECONDS
     try:
-        from paqad.rag.query import record_prompt
+        from paqad.deliver.query import record_prompt
 
         record_prompt(paths, prompt, host=host.name)
     except Exception as exc:  # noqa: BLE001
@@ -264,7 +264,7 @@ def run_prompt_hook(
         _start_refresh(paths, host, prompt, spawn)
         return HookOutcome(nothing, False, None, "host cannot add context")
 
-    if not paths.index_db.exists():
+    if not index_exists(paths):
         # Nothing to search and nothing for a refresh to sync: skip importing the search stack.
         return HookOutcome(nothing, False, None, "no index")
 
@@ -272,7 +272,7 @@ def run_prompt_hook(
 
     def search() -> None:
         try:
-            from paqad.rag.refresh import section_for_prompt
+            from paqad.deliver.refresh import section_for_prompt
 
             result["section"] = section_for_prompt(paths, settings, prompt, deadline)
         except BaseException as exc:  # noqa: BLE001

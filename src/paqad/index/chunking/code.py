@@ -1,0 +1,475 @@
+"""Cut source code at definitions with its tree-sitter grammar (functions, classes, impl blocks)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+import time
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterator, Sequence
+
+from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
+from paqad.index.chunking.grammars import (
+    ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES, GRAMMARS, NAME_NODE_TYPES, WHITESPACE,
+)
+from paqad.index.chunking.packing import Fallback, Lines, Span, clip, line_atoms, pack
+
+# Files bigger than this (bytes of UTF-8) are not parsed: line windows.
+MAX_PARSE_BYTES = 2_000_000
+# Wall-clock limit of one tree-sitter parse, seconds. Only pathological files reach it.
+PARSE_TIMEOUT_SECONDS = 5.0
+# Deepest syntax-tree descent while cutting; deeper files fall back to line windows.
+MAX_DEPTH = 200
+
+@lru_cache(maxsize=None)
+def _ts_language(language: str) -> Any:
+    from tree_sitter import Language
+
+    module_name, function_name = GRAMMARS[language]
+    return Language(getattr(importlib.import_module(module_name), function_name)())
+
+
+_local = threading.local()
+
+
+def _parser(language: str) -> Any:
+    """A parser for ``language``, made once per thread (parsers are not thread-safe)."""
+    from tree_sitter import Parser
+
+    parsers = _local.__dict__.setdefault("parsers", {})
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = Parser(_ts_language(language))
+    return parser
+
+
+def _parse(language: str, data: bytes) -> Any:
+    """Syntax tree of ``data``; raises Fallback when too big, too slow or failed."""
+    if len(data) > MAX_PARSE_BYTES:
+        raise Fallback
+    parser = _parser(language)
+    try:
+        if hasattr(parser, "timeout_micros"):  # tree-sitter < 0.25
+            parser.timeout_micros = int(PARSE_TIMEOUT_SECONDS * 1_000_000)
+            tree = parser.parse(data)
+        else:  # tree-sitter >= 0.25: cancel through the progress callback
+            deadline = time.monotonic() + PARSE_TIMEOUT_SECONDS
+            tree = parser.parse(
+                lambda offset, _point: data[offset : offset + 65536],
+                progress_callback=lambda _offset, _has_error: time.monotonic() > deadline,
+            )
+    except Exception as exc:  # "Parsing failed" when cancelled
+        parser.reset()
+        raise Fallback from exc
+    if tree is None:
+        parser.reset()
+        raise Fallback
+    return tree
+
+
+@dataclass
+class _Definition:
+    chain: list  # wrapper(s) ... definition ... inner containers to flatten when opened
+    symbol: str
+    kind: str  # function | method | class | impl
+    signature: str | None
+    container: bool
+
+
+@dataclass
+class _Item:
+    """One member (or several fused on shared lines) of a level, with its rows."""
+
+    lo: int
+    hi: int
+    nodes: list = field(default_factory=list)
+    definition: _Definition | None = None
+
+
+class CodeCutter:
+    """Cuts one source file; holds its bytes, row index and the grammar's node types."""
+
+    def __init__(self, language: str, text: str, lines: Lines, budget: int) -> None:
+        self.language = language
+        self.types = GRAMMAR_TYPES[language]
+        self.lines = lines
+        self.budget = budget
+        try:
+            self.data = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            self.data = text.encode("utf-8", "replace")
+        self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", self.data)]
+        self._levels = 0
+
+    # -- entry ------------------------------------------------------------------------------
+    def spans(self) -> list[Span]:
+        tree = _parse(self.language, self.data)
+        return self._level(tree.root_node.children, None, None, 0)
+
+    # -- rows -------------------------------------------------------------------------------
+    def _row(self, offset: int) -> int:
+        return bisect_right(self.line_starts, offset) - 1
+
+    def _rows(self, node: Any) -> tuple[int, int] | None:
+        """First and last row holding a non-blank byte of ``node``; None if it has none."""
+        start, end = node.start_byte, node.end_byte
+        data = self.data
+        if start < end and data[start] not in WHITESPACE and data[end - 1] not in WHITESPACE:
+            return node.start_point.row, node.end_point.row  # fast path: no edge whitespace
+        while start < end and data[start] in WHITESPACE:
+            start += 1
+        if start >= end:
+            return None
+        end -= 1
+        while end > start and data[end] in WHITESPACE:
+            end -= 1
+        return self._row(start), min(self._row(end), len(self.lines) - 1)
+
+    # -- levels -----------------------------------------------------------------------------
+    def _members(self, nodes: Sequence[Any], open_nodes: Sequence[Any], depth: int) -> Iterator[Any]:
+        """``nodes`` with transparent containers, bodies and ``open_nodes`` replaced by children."""
+        types = self.types
+        for node in nodes:
+            if depth > MAX_DEPTH:
+                raise Fallback
+            if (
+                node.type in types.transparent
+                or node.type in types.bodies
+                or node.type == "ERROR"
+                or any(node == other for other in open_nodes)
+            ) and node.child_count:
+                yield from self._members(node.children, open_nodes, depth + 1)
+            else:
+                yield node
+
+    def _level(self, nodes: Sequence[Any], parent: _Definition | None, open_nodes: Any, depth: int) -> list[Span]:
+        """Spans for the members of one level (file, or an opened class)."""
+        if depth > MAX_DEPTH:
+            raise Fallback
+        self._levels += 1
+        scope_id = self._levels
+        scope_symbol = parent.symbol if parent else None
+        items: list[_Item] = []
+        for node in self._members(nodes, open_nodes or (), depth):
+            rows = self._rows(node)
+            if rows is None:
+                continue
+            item = _Item(rows[0], rows[1], [node], self._definition(node, scope_symbol))
+            if items and item.lo <= items[-1].hi:  # shares a line with the previous member
+                previous = items[-1]
+                previous.hi = max(previous.hi, item.hi)
+                previous.nodes.extend(item.nodes)
+                previous.definition = previous.definition or item.definition
+            else:
+                items.append(item)
+        items = self._attach_leading(items)
+
+        spans: list[Span] = []
+        glue: list[_Item] = []
+        for item in items + [None]:  # type: ignore[list-item]
+            if item is not None and item.definition is None:
+                glue.append(item)
+                continue
+            if glue:
+                header = parent is not None and not spans
+                spans.extend(self._glue_spans(glue, parent, scope_id, depth, header))
+                glue = []
+            if item is not None:
+                spans.extend(self._definition_spans(item, scope_id, scope_symbol, depth))
+        return spans
+
+    def _attach_leading(self, items: list[_Item]) -> list[_Item]:
+        """Comments/decorators directly above a definition (no blank line) join its item.
+
+        A ``/** doc comment */`` ending one blank line above the definition joins it too.
+        """
+        out: list[_Item] = []
+        for item in items:
+            if item.definition is not None:
+                first = len(out)
+                next_lo = item.lo
+                while first > 0:
+                    candidate = out[first - 1]
+                    if candidate.definition is not None or candidate.hi + 1 < next_lo and not (
+                        # a /** doc comment */ one blank line above its definition (express style)
+                        first == len(out) and candidate.hi + 2 == next_lo and self.lines.blank(candidate.hi + 1)
+                        and self.lines.lines[candidate.lo].lstrip().startswith("/**")
+                    ):
+                        break
+                    if not all("comment" in n.type or n.type in ATTACHED for n in candidate.nodes):
+                        break
+                    first -= 1
+                    next_lo = candidate.lo
+                if first < len(out):
+                    attached = out[first:]
+                    del out[first:]
+                    item.lo = attached[0].lo
+                    item.nodes = [n for a in attached for n in a.nodes] + item.nodes
+            out.append(item)
+        return out
+
+    def _glue_spans(
+        self, glue: list[_Item], parent: _Definition | None, scope_id: int, depth: int, header: bool
+    ) -> list[Span]:
+        lo, hi = glue[0].lo, glue[-1].hi
+        labels: dict[str, Any] = dict(symbol=None, kind="module", scope=scope_id)
+        if parent is not None:
+            labels = dict(symbol=parent.symbol, kind=parent.kind, signature=parent.signature, scope=scope_id)
+        nested = parent is not None
+        if self.lines.size(lo, hi) <= self.budget:
+            return [Span(lo, hi, glue=True, header=header, nested=nested, **labels)]
+        atoms: list[tuple[int, int]] = []
+        for item in glue:
+            atoms.extend(self._atoms(item.nodes, item.lo, item.hi, depth + 1))
+        return [Span(a, b, glue=True, nested=nested, **labels) for a, b in pack(atoms, self.lines, self.budget)]
+
+    def _definition_spans(self, item: _Item, scope_id: int, scope_symbol: str | None, depth: int) -> list[Span]:
+        definition = item.definition
+        assert definition is not None
+        labels = dict(
+            symbol=definition.symbol,
+            kind=definition.kind,
+            signature=definition.signature,
+            scope=scope_id,
+            scope_symbol=scope_symbol,
+        )
+        if item.lo == item.hi or self.lines.size(item.lo, item.hi) <= self.budget:  # fits or cannot be cut
+            return [Span(item.lo, item.hi, definition=True, **labels)]
+        if definition.container:  # header-and-fields chunk(s) plus one chunk per member
+            return self._level(item.nodes, definition, definition.chain, depth + 1)
+        atoms = self._atoms(item.nodes, item.lo, item.hi, depth + 1)
+        return [Span(a, b, **labels) for a, b in pack(atoms, self.lines, self.budget)]
+
+    def _atoms(self, nodes: Sequence[Any], lo: int, hi: int, depth: int) -> list[tuple[int, int]]:
+        """Row ranges covering ``lo..hi`` that fit the budget, cut at child-node boundaries.
+
+        A range that does not fit is cut at its nodes' children, recursively; a node without
+        children that does not fit is cut into single lines.
+        """
+        if lo == hi or self.lines.size(lo, hi) <= self.budget:
+            return [(lo, hi)]
+        if hi - lo == 1:  # two lines: cutting between them is all that is possible
+            return line_atoms(lo, hi)
+        if depth > MAX_DEPTH:
+            raise Fallback
+        children = [child for node in nodes for child in (node.children if node.child_count else [node])]
+        if all(node.child_count == 0 for node in nodes):
+            return line_atoms(lo, hi)
+        groups: list[list[Any]] = []  # [lo, hi, nodes, only comments so far]
+        for child in children:
+            rows = self._rows(child)
+            if rows is None:
+                continue
+            start, end = max(rows[0], lo), min(rows[1], hi)
+            if start > end:
+                continue
+            comment = "comment" in child.type
+            # Children sharing a line stay together; a comment stays with the code below it.
+            if groups and (start <= groups[-1][1] or groups[-1][3]):
+                groups[-1][1] = max(groups[-1][1], end)
+                groups[-1][2].append(child)
+                groups[-1][3] = groups[-1][3] and comment
+            else:
+                groups.append([start, end, [child], comment])
+        if not groups:
+            return line_atoms(lo, hi)
+        groups[0][0] = lo
+        for previous, group in zip(groups, groups[1:]):
+            group[0] = previous[1] + 1
+        groups[-1][1] = hi
+        atoms: list[tuple[int, int]] = []
+        for start, end, group_nodes, _ in groups:
+            atoms.extend(self._atoms(group_nodes, start, end, depth + 1))
+        return atoms
+
+    # -- definitions ------------------------------------------------------------------------
+    def _definition(self, node: Any, scope: str | None) -> _Definition | None:
+        """The definition ``node`` is (possibly through wrappers), or None for a statement."""
+        if not node.is_named:  # keywords such as `class` share names with node types
+            return None
+        types = self.types
+        chain = [node]
+        inner = node
+        for _ in range(3):
+            if inner.type not in types.wrappers:
+                break
+            candidate = None
+            for child in inner.named_children:
+                if (
+                    child.type in types.functions
+                    or child.type in types.classes
+                    or child.type in types.impls
+                    or child.type in types.wrappers
+                    or self._special(child) is not None
+                ):
+                    candidate = child
+                    break
+            if candidate is None:
+                return None
+            inner = candidate
+            chain.append(inner)
+        if inner.type in types.wrappers:
+            return None
+
+        special = self._special(inner)
+        if inner.type in types.functions:
+            base, name_node = "function", self._function_name_node(inner)
+        elif inner.type in types.classes:
+            base, name_node = "class", self._name_node(inner)
+            if self.language == "swift" and inner.child_count and inner.children[0].type == "extension":
+                base = "impl"
+        elif inner.type in types.impls:
+            base, name_node = "impl", inner.child_by_field_name("type")
+        elif special is not None:
+            base, name_node, extra_chain = special
+            chain.extend(extra_chain)
+        else:
+            return None
+
+        name = self._name_text(inner, name_node)
+        if name is None:
+            return None
+        symbol = f"{scope}.{name}" if scope else name
+        kind = base
+        if base == "function":
+            kind = "method" if "." in symbol else "function"
+        # The signature is the line that names the definition (not a decorator above it).
+        rows = (self._rows(name_node) if name_node is not None else None) or self._rows(inner)
+        signature = clip(self.lines.lines[rows[0]].strip(), SIGNATURE_MAX_CHARS) if rows else None
+        return _Definition(
+            chain=chain,
+            symbol=symbol,
+            kind=kind,
+            signature=signature or None,
+            container=base in ("class", "impl"),
+        )
+
+    def _special(self, node: Any) -> tuple[str, Any, list] | None:
+        """Definitions that are not plain definition nodes: (kind, name node, nodes to open)."""
+        language, kind = self.language, node.type
+        if language in ("javascript", "typescript", "tsx") and kind in ("lexical_declaration", "variable_declaration"):
+            declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+            if len(declarators) == 1:
+                value = declarators[0].child_by_field_name("value")
+                if value is not None and value.type in FUNCTION_VALUES:
+                    return "function", declarators[0].child_by_field_name("name"), []
+            return None
+        if language in ("javascript", "typescript", "tsx") and kind in ("expression_statement", "assignment_expression"):
+            # `res.redirect = function redirect(url) {...}`, `Foo.prototype.bar = () => ...`,
+            # `exports.parse = function (s) {...}`: the CommonJS / prototype way to define.
+            assignment = node if kind == "assignment_expression" else next(
+                (c for c in node.named_children if c.type == "assignment_expression"), None)
+            if assignment is not None:
+                left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+                if left is not None and right is not None and right.type in FUNCTION_VALUES and left.type in (
+                        "member_expression", "identifier"):
+                    return "function", left, []
+            return None
+        if language == "go" and kind == "type_declaration":
+            specs = [c for c in node.named_children if c.type == "type_spec"]
+            if len(specs) == 1:
+                value = specs[0].child_by_field_name("type")
+                if value is not None and value.type in ("struct_type", "interface_type"):
+                    return "class", specs[0].child_by_field_name("name"), [specs[0], value]
+            return None
+        if language in ("c", "cpp") and kind == "type_definition":
+            value = node.child_by_field_name("type")
+            declarator = node.child_by_field_name("declarator")
+            if (
+                value is not None
+                and value.type in ("struct_specifier", "union_specifier", "enum_specifier", "class_specifier")
+                and value.child_by_field_name("body") is not None
+                and declarator is not None
+                and declarator.type == "type_identifier"
+            ):
+                return "class", declarator, [value]
+        return None
+
+    def _name_node(self, node: Any) -> Any:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            return name
+        for child in node.named_children:
+            if child.type in NAME_NODE_TYPES:
+                return child
+        return None
+
+    def _function_name_node(self, node: Any) -> Any:
+        if self.language in ("c", "cpp") and node.type == "function_definition":
+            # int *(*name)(args): follow the declarators down to the name
+            declarator = node.child_by_field_name("declarator")
+            for _ in range(MAX_DEPTH):
+                if declarator is None or declarator.type in C_NAME_TYPES:
+                    return declarator
+                inner = declarator.child_by_field_name("declarator")
+                if inner is None:
+                    inner = next(
+                        (
+                            c
+                            for c in declarator.named_children
+                            if c.type in C_NAME_TYPES or c.type.endswith("declarator")
+                        ),
+                        None,
+                    )
+                declarator = inner
+            return None
+        return self._name_node(node)
+
+    def _name_text(self, inner: Any, name_node: Any) -> str | None:
+        if name_node is None:
+            fixed = FIXED_NAMES.get(inner.type)
+            return fixed
+        name = self._text(name_node)
+        language, kind = self.language, inner.type
+        if language == "go" and kind == "method_declaration":
+            receiver = self._go_receiver(inner)
+            if receiver:
+                name = f"{receiver}.{name}"
+        elif language == "ruby" and kind == "singleton_method":
+            target = inner.child_by_field_name("object")
+            if target is not None and target.type != "self":
+                name = f"{self._text(target)}.{name}"
+        elif language in ("javascript", "typescript", "tsx") and name_node.type == "member_expression":
+            # Foo.prototype.bar -> Foo.bar; module.exports.x / exports.x -> x
+            name = re.sub(r"\.prototype\b", "", name)
+            name = re.sub(r"^(module\.)?exports\.", "", name) or name
+        elif language == "csharp" and kind == "destructor_declaration":
+            name = "~" + name
+        elif language == "rust" and kind == "impl_item" and name_node.type == "generic_type":
+            base = name_node.child_by_field_name("type")
+            name = self._text(base) if base is not None else name
+        return _clean_name(name)
+
+    def _go_receiver(self, method: Any) -> str | None:
+        receiver = method.child_by_field_name("receiver")
+        if receiver is None:
+            return None
+        stack = [receiver]
+        while stack:  # first type_identifier, left to right (skips *, [T] and the variable)
+            node = stack.pop()
+            if node.type == "type_identifier":
+                return self._text(node)
+            stack.extend(reversed(node.named_children))
+        return None
+
+    def _text(self, node: Any) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+_GENERIC_ARGS = re.compile(r"<[^<>]*>")
+
+
+def _clean_name(name: str) -> str | None:
+    """One symbol component: no whitespace, generics, quotes; ``::``/``:`` become ``.``."""
+    name = re.sub(r"\s+", "", name)
+    for _ in range(8):
+        stripped = _GENERIC_ARGS.sub("", name)
+        if stripped == name:
+            break
+        name = stripped
+    name = name.replace("::", ".").replace(":", ".").strip("\"'`").lstrip("*&").strip(".")
+    return clip(name, SYMBOL_PART_MAX_CHARS) or None
+

@@ -1,0 +1,159 @@
+"""Which language a project file is written in, from its name (DESIGN §6).
+
+The language decides how :mod:`paqad.index.chunking` cuts a file: languages in
+:data:`SOURCE_LANGUAGES` are parsed with their tree-sitter grammar, ``markdown`` is cut at
+headings, ``yaml``/``json``/``toml`` at top-level keys or tables, everything else (``text``,
+``dockerfile``, ``make``, ...) at blank-line paragraphs.
+
+Paths are project-relative with ``/`` (a ``\\`` is accepted too); only the last component is
+looked at. Extensions are matched case-insensitively, special file names exactly and then
+case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Mapping
+
+# Language name -> file extensions (lower case, with the dot). Each extension appears once.
+LANGUAGES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "python": (".py", ".pyi", ".pyw"),
+        "javascript": (".js", ".jsx", ".mjs", ".cjs"),
+        "typescript": (".ts", ".mts", ".cts"),
+        "tsx": (".tsx",),
+        "go": (".go",),
+        "rust": (".rs",),
+        "java": (".java",),
+        "kotlin": (".kt", ".kts"),
+        "c": (".c", ".h"),
+        "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
+        "csharp": (".cs", ".csx"),
+        "ruby": (".rb", ".rake", ".gemspec", ".ru"),
+        "php": (".php", ".phtml"),
+        "swift": (".swift",),
+        "scala": (".scala", ".sc", ".sbt"),
+        "bash": (".sh", ".bash", ".zsh", ".ksh"),
+        "lua": (".lua",),
+        "markdown": (".md", ".markdown", ".mdx", ".mkd"),
+        "yaml": (".yml", ".yaml"),
+        "json": (".json", ".jsonc", ".json5"),
+        "toml": (".toml",),
+        "text": (".txt", ".rst", ".adoc"),
+        "dockerfile": (".dockerfile",),
+        "make": (".mk", ".mak"),
+        "just": (".just",),
+        "html": (".html", ".htm"),
+        "css": (".css", ".scss", ".sass", ".less"),
+        "sql": (".sql",),
+        "xml": (".xml", ".xsd", ".xsl", ".svg"),
+    }
+)
+
+# Exact file names (no extension or a misleading one) -> language.
+FILENAMES: Mapping[str, str] = MappingProxyType(
+    {
+        "Dockerfile": "dockerfile",
+        "Containerfile": "dockerfile",
+        "Makefile": "make",
+        "makefile": "make",
+        "GNUmakefile": "make",
+        "Justfile": "just",
+        "justfile": "just",
+        ".justfile": "just",
+        "Procfile": "procfile",
+        "Gemfile": "ruby",
+        "Rakefile": "ruby",
+        "Podfile": "ruby",
+        "Vagrantfile": "ruby",
+        "Brewfile": "ruby",
+        "Pipfile": "toml",
+        "Cargo.lock": "toml",
+        "poetry.lock": "toml",
+        "uv.lock": "toml",
+        "Pipfile.lock": "json",
+        ".bashrc": "bash",
+        ".bash_profile": "bash",
+        ".zshrc": "bash",
+        ".profile": "bash",
+        "CMakeLists.txt": "text",
+    }
+)
+
+# Languages parsed with a tree-sitter grammar (the official per-language wheels).
+SOURCE_LANGUAGES: frozenset[str] = frozenset(
+    {
+        "python",
+        "javascript",
+        "typescript",
+        "tsx",
+        "go",
+        "rust",
+        "java",
+        "kotlin",
+        "c",
+        "cpp",
+        "csharp",
+        "ruby",
+        "php",
+        "swift",
+        "scala",
+        "bash",
+        "lua",
+    }
+)
+
+_BY_EXTENSION: dict[str, str] = {ext: lang for lang, exts in LANGUAGES.items() for ext in exts}
+_BY_LOWER_NAME: dict[str, str] = {name.lower(): lang for name, lang in FILENAMES.items()}
+
+# Interpreter named on a "#!" line -> language, for scripts without an extension.
+_SHEBANG_INTERPRETERS: dict[str, str] = {
+    "python": "python",
+    "node": "javascript",
+    "deno": "typescript",
+    "bash": "bash",
+    "sh": "bash",
+    "zsh": "bash",
+    "ksh": "bash",
+    "dash": "bash",
+    "ruby": "ruby",
+    "php": "php",
+    "lua": "lua",
+}
+_INTERPRETER_NAME = re.compile(r"[a-z]+")
+
+
+def language_for_path(rel_path: str) -> str:
+    """Language name of a file from its path, ``"text"`` when unknown.
+
+    ``rel_path`` is project-relative (``src/app/main.py``); only the file name counts.
+    Examples: ``.h`` -> ``"c"``, ``.hpp`` -> ``"cpp"``, ``.tsx`` -> ``"tsx"``,
+    ``Dockerfile`` and ``Dockerfile.dev`` -> ``"dockerfile"``, ``Makefile`` -> ``"make"``.
+    Never raises.
+    """
+    name = rel_path.replace("\\", "/").rsplit("/", 1)[-1]
+    if name in FILENAMES:
+        return FILENAMES[name]
+    lower = name.lower()
+    if lower in _BY_LOWER_NAME:
+        return _BY_LOWER_NAME[lower]
+    if lower.startswith(("dockerfile.", "containerfile.")):
+        return "dockerfile"
+    dot = lower.rfind(".")
+    if dot > 0 or (dot == 0 and lower.count(".") > 1):
+        return _BY_EXTENSION.get(lower[dot:], "text")
+    return "text"
+
+
+def language_for_shebang(first_line: str) -> str | None:
+    """Language named by a ``#!`` line (``#!/usr/bin/env python3`` -> ``"python"``), else None."""
+    if not first_line.startswith("#!"):
+        return None
+    words = first_line[2:].split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+    if not words:
+        return None
+    match = _INTERPRETER_NAME.match(words[0].rsplit("/", 1)[-1])
+    return _SHEBANG_INTERPRETERS.get(match.group(0)) if match else None

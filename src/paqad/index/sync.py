@@ -1,0 +1,134 @@
+"""The index side of a sync (DESIGN §10): plan what changed, then chunk it.
+
+A sync runs four steps; the first two live here and touch neither the model nor the database:
+
+1. :func:`plan_sync`: walk the project (:func:`~paqad.index.discover.discover`) and compare every
+   eligible file's size and mtime with what the index recorded, so an unchanged file is never read;
+2. :func:`chunk_changed`: read the files whose size or mtime moved, skip those whose content hash
+   is unchanged (only their row is refreshed), and cut the rest into chunks;
+3. embed what the embedding cache lacks, and 4. apply the change set in one transaction
+   (:func:`paqad.build.sync` runs both with :mod:`paqad.embed` and :mod:`paqad.store`).
+
+Example::
+
+    plan = plan_sync(root, 153600, known={}, full=True)
+    files = chunk_changed(root, plan, known={})
+    print(len(files.changed), sum(len(c) for _, c in files.changed))   # 47 1024
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping
+
+from paqad.index.chunking import Chunk, chunk_file
+from paqad.index.discover import Discovery, discover
+from paqad.index.filters import FilterDecision
+from paqad.index.languages import language_for_path
+
+# (stage, done, total). Bar stages: "discover", "chunk", "embed". Info stages, sent once:
+# "eligible" (eligible files, files seen) and "cached" (chunks found in the cache, chunks to embed).
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """One indexed file: project-relative ``path``, ``size`` in bytes, ``mtime_ns``, the sha256
+    hex of its bytes, its language and how many chunks it was cut into."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    language: str
+    chunk_count: int
+
+
+@dataclass(frozen=True)
+class SyncPlan:
+    """What a sync must look at.
+
+    ``discovery``: the walk; ``full``: rebuild everything; ``removed``: indexed paths that are no
+    longer eligible (deleted, now ignored or filtered out); ``to_read``: eligible files whose size
+    or mtime differ from the index (every eligible file when ``full``).
+    """
+
+    discovery: Discovery
+    full: bool
+    removed: tuple[str, ...]
+    to_read: tuple[FilterDecision, ...]
+
+
+@dataclass(frozen=True)
+class ChunkedFiles:
+    """The outcome of :func:`chunk_changed`.
+
+    ``changed``: files whose content changed, with their chunks in line order; ``touched``:
+    files whose bytes are unchanged (only size/mtime moved); ``chunk_errors``: files the chunker
+    failed on (left out, counted as ``index:chunk-error``).
+    """
+
+    changed: tuple[tuple[FileRow, tuple[Chunk, ...]], ...]
+    touched: tuple[FileRow, ...]
+    chunk_errors: int = 0
+
+
+def plan_sync(root: Path, max_file_size: int, known: Mapping[str, FileRow], full: bool) -> SyncPlan:
+    """Walk ``root`` and decide which files a sync must read; ``max_file_size`` in bytes.
+
+    ``known`` holds the index's file rows (empty for a full build). Raises PaqadError like
+    :func:`~paqad.index.discover.discover`.
+    """
+    stats = {path: (row.size, row.mtime_ns) for path, row in known.items()}
+    found = discover(root, max_file_size=max_file_size, known=stats)
+    eligible = {d.path for d in found.eligible}
+    removed = tuple(sorted(set(known) - eligible))
+    to_read = tuple(
+        d for d in found.eligible
+        if full or not (d.path in known and stats[d.path] == (d.size, d.mtime_ns))
+    )
+    return SyncPlan(found, full, removed, to_read)
+
+
+def chunk_changed(
+    root: Path, plan: SyncPlan, known: Mapping[str, FileRow], tick: Progress | None = None
+) -> ChunkedFiles:
+    """Read and chunk the files of ``plan.to_read``; ``tick("chunk", done, total)`` reports progress.
+
+    A file that vanished or became unreadable since the walk is skipped (the next sync picks it
+    up); one the chunker fails on is counted, never fatal.
+    """
+    report = tick or (lambda stage, done, total: None)
+    total = len(plan.discovery.eligible)
+    changed: list[tuple[FileRow, tuple[Chunk, ...]]] = []
+    touched: list[FileRow] = []
+    errors = 0
+    for i, decision in enumerate(plan.to_read):
+        old = None if plan.full else known.get(decision.path)
+        try:
+            data = (root / decision.path).read_bytes()
+        except OSError:
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        language = language_for_path(decision.path)
+        if old and old.sha256 == digest:
+            touched.append(FileRow(decision.path, len(data), decision.mtime_ns, digest, language, old.chunk_count))
+            continue
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        try:
+            chunks = tuple(chunk_file(decision.path, text, language))
+        except Exception:  # noqa: BLE001 - one bad file never stops a build
+            errors += 1
+            continue
+        changed.append((FileRow(decision.path, len(data), decision.mtime_ns, digest, language, len(chunks)), chunks))
+        report("chunk", i + 1, total)
+    report("chunk", total, total)
+    return ChunkedFiles(tuple(changed), tuple(touched), errors)
+
+
+def chunk_project(root: Path, max_file_size: int) -> list[Chunk]:
+    """Every chunk a full build of ``root`` would index (no model, no database)."""
+    files = chunk_changed(root, plan_sync(root, max_file_size, {}, full=True), {})
+    return [chunk for _, chunks in files.changed for chunk in chunks]

@@ -1,1 +1,0 @@
-"""The retrieval layer: discover -> filter -> chunk -> embed -> store -> search -> deliver."""

@@ -1,1 +1,0 @@
-"""Embedding providers: local ONNX (default), OpenAI, Voyage AI."""

@@ -1,0 +1,55 @@
+"""The search result type shared by search, the floor, delivery, probe and the MCP server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One chunk from the fused (final) result list of a query (DESIGN §8).
+
+    ``path`` is project-relative with ``/``; ``start_line``/``end_line`` are 1-based and
+    inclusive; ``text`` is the chunk as shown (without the embedding header); ``score`` is the
+    cosine similarity of query and chunk in [-1, 1]; ``fused_rank`` is the 1-based rank after
+    reciprocal rank fusion; ``dense_rank``/``lexical_rank`` are the 1-based ranks in the dense
+    and BM25 pools, ``None`` when the chunk was not in that pool.
+    """
+
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str | None
+    language: str
+    text: str
+    score: float
+    fused_rank: int
+    dense_rank: int | None
+    lexical_rank: int | None
+    chunk_id: int = 0
+
+    @property
+    def location(self) -> str:
+        """``path:Lstart-end``, the form every delivery and report uses."""
+        return f"{self.path}:L{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True)
+class SearchResponse:
+    """What :func:`paqad.search.search` returns: the fused ``results`` (best first) and, when
+    semantic search could not be used, ``degraded``: one line saying why (keyword and symbol
+    search only; cosines are then 0)."""
+
+    results: tuple[SearchResult, ...]
+    degraded: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "degraded": self.degraded,
+            "results": [
+                {"path": r.path, "start_line": r.start_line, "end_line": r.end_line, "symbol": r.symbol,
+                 "language": r.language, "score": r.score, "fused_rank": r.fused_rank, "dense_rank": r.dense_rank,
+                 "lexical_rank": r.lexical_rank, "text": r.text}
+                for r in self.results
+            ],
+        }

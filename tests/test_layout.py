@@ -1,0 +1,96 @@
+"""The source tree follows the data flow (DESIGN §12): stage order, SQL only in store/, small modules."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "paqad"
+
+# Along the data flow. A module may import its own stage, any earlier stage and the shared base
+# modules (config, errors, project, secrets, atomic), never a later stage.
+STAGES = {
+    "index": 0,
+    "embed": 1,
+    "store": 2,
+    "status": 3,
+    "build": 4,
+    "search": 4,
+    "deliver": 5,
+    "hosts": 6,
+    "evaluate": 6,
+    "cli": 7,
+}
+BASE = {"config", "errors", "project", "secrets", "atomic", "__init__"}
+MAX_LINES = 600
+
+
+def _modules() -> list[Path]:
+    return [p for p in PACKAGE.rglob("*.py") if "corpus" not in p.relative_to(PACKAGE).parts]
+
+
+def _stage(parts: tuple[str, ...]) -> str:
+    head = parts[0].removesuffix(".py")
+    return head
+
+
+def _imports(path: Path) -> set[str]:
+    """Every ``paqad.x`` module imported anywhere in ``path`` (top level or inside functions)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("paqad"):
+            found.add(node.module)
+            if node.module == "paqad":
+                found.update(f"paqad.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("paqad"))
+    return found
+
+
+def test_no_module_imports_a_later_stage():
+    wrong = []
+    for path in _modules():
+        own = _stage(path.relative_to(PACKAGE).parts)
+        if own in BASE:
+            continue
+        for module in _imports(path):
+            parts = module.split(".")
+            if len(parts) < 2:
+                continue
+            target = parts[1]
+            if target in BASE or target == own or target == "__version__":
+                continue
+            if target not in STAGES:
+                wrong.append(f"{path.relative_to(PACKAGE)} imports unknown top-level module {module}")
+            elif STAGES[target] > STAGES[own] or (STAGES[target] == STAGES[own] and target != own):
+                wrong.append(f"{path.relative_to(PACKAGE)} ({own}) imports {module} ({target})")
+    assert wrong == []
+
+
+def test_base_modules_import_no_stage():
+    for name in BASE - {"__init__"}:
+        imported = {m.split(".")[1] for m in _imports(PACKAGE / f"{name}.py") if "." in m}
+        assert imported <= BASE, (name, imported)
+
+
+def test_sql_lives_only_in_store():
+    offenders = []
+    for path in _modules():
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "store":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if "import sqlite3" in text or ".execute(" in text or "executemany(" in text:
+            offenders.append(str(rel))
+    assert offenders == []
+
+
+def test_modules_are_small():
+    sizes = {str(p.relative_to(PACKAGE)): len(p.read_text(encoding="utf-8").splitlines()) for p in _modules()}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def test_evaluation_corpus_is_data_in_one_folder():
+    corpus = PACKAGE / "evaluate" / "corpus"
+    assert (corpus / "cases.json").is_file() and (corpus / "project" / "README.md").is_file()
+    assert not (corpus / "__init__.py").exists()
