@@ -1,0 +1,197 @@
+"""Ranking benchmark: 20 real projects in 10 languages, 340 hand-labelled queries, dev and test.
+
+For each project (``bench/ranking/projects/*.json``, materialised by ``corpora.py``) the index is
+built or synced in ``<corpus>/.paqad/`` with the default local model, then every case is ranked by
+each configuration and scored at file level (graded nDCG@10, recall@5 of grade-2 files, MRR) and,
+for symbol cases, at chunk level (the defining chunk first: def@1, def-MRR). Results are printed
+per split (dev, test) overall, by kind and by language.
+
+    .venv/bin/python bench/ranking/run.py                           # every project, default configs
+    .venv/bin/python bench/ranking/run.py --split dev --configs default,no-symbols
+    .venv/bin/python bench/ranking/run.py --projects ws,leveldb --json bench/.cache/ranking.json
+    .venv/bin/python bench/ranking/run.py --git                     # the set mined from git history
+
+Configurations are named ablations of :class:`paqad.search.RankingOptions` (``--list`` shows them).
+Tune only on ``--split dev``; report both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+os.environ.setdefault("PAQAD_MODEL_MIRROR", str(REPO.parent / "shared" / "models"))
+os.environ.setdefault("PAQAD_HOME", str(REPO / "bench" / ".cache" / "paqad-home"))
+
+import corpora  # noqa: E402
+import metrics  # noqa: E402
+
+TOP_N = 20
+
+
+@dataclass
+class Score:
+    ndcg: float
+    recall: float
+    rr: float
+    def_rank: int | None = None  # symbol cases: rank of the defining chunk
+    files: list[str] = field(default_factory=list)
+
+
+def case_score(case: dict, chunks: list[tuple[str, int, int]]) -> Score:
+    files = metrics.distinct_files([c[0] for c in chunks])
+    grades = {e["path"]: int(e.get("grade", 2)) for e in case["expected"]}
+    primary = {p for p, g in grades.items() if g >= 2} or set(grades)
+    score = Score(metrics.ndcg_at_k(files, grades, 10), metrics.recall_at_k(files, primary, 5),
+                  metrics.reciprocal_rank(files, primary), files=files[:10])
+    if case["kind"] == "symbol" and case.get("definition"):
+        d = case["definition"]
+        score.def_rank = metrics.definition_rank(chunks, d["path"], d["start_line"])
+    return score
+
+
+def configurations():
+    """name -> RankingOptions, from the library's ablation list."""
+    from paqad.search import ablations
+
+    return ablations()
+
+
+def run_project(project: corpora.Project, config_names: list[str], *, cases=None, rebuild: bool = False,
+                log=print) -> dict[str, dict[str, Score]]:
+    from paqad import store as store_mod
+    from paqad.build import sync
+    from paqad.config import load_settings
+    from paqad.embed.factory import get_embedder
+    from paqad.project import ProjectPaths
+    from paqad.search import gather, rank
+
+    root = corpora.materialise(project)
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    embedder = get_embedder(settings, paths)
+    started = time.perf_counter()
+    report = sync(paths, settings, embedder, full=rebuild)
+    log(f"  index: {report.summary()} ({time.perf_counter() - started:.1f}s)")
+    configs = configurations()
+    out: dict[str, dict[str, Score]] = {}
+    with store_mod.open_store(paths, readonly=True) as store:
+        indexed = set(store.files())
+        for case in cases if cases is not None else project.cases:
+            absent = [e["path"] for e in case["expected"] if e["path"] not in indexed]
+            if absent:
+                log(f"  not indexed: {case['id']} expects {', '.join(absent)}")
+            pools = gather(store, embedder, case["query"])
+            per = {}
+            for name in config_names:
+                results = rank(store, pools, top_n=TOP_N, options=configs[name])
+                per[name] = case_score(case, [(r.path, r.start_line, r.end_line) for r in results])
+            out[case["id"]] = per
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--projects", default="", help="comma-separated project names (default: all)")
+    parser.add_argument("--split", choices=("dev", "test"), default=None)
+    parser.add_argument("--configs", default="default", help="comma-separated configuration names")
+    parser.add_argument("--kinds", default="", help="only these case kinds (symbol,where,architecture)")
+    parser.add_argument("--git", action="store_true", help="run the cases mined from git history instead")
+    parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--list", action="store_true", help="list the configurations and exit")
+    args = parser.parse_args()
+    if args.list:
+        for name, options in configurations().items():
+            print(f"{name}\t{options}")
+        return 0
+    config_names = [c for c in args.configs.split(",") if c]
+    unknown = set(config_names) - set(configurations())
+    if unknown:
+        raise SystemExit(f"unknown configuration(s) {sorted(unknown)}; see --list")
+    projects = corpora.load_projects([p for p in args.projects.split(",") if p] or None, args.split)
+    kinds = {k for k in args.kinds.split(",") if k}
+    all_scores: dict[str, dict[str, Score]] = {}
+    case_info: dict[str, tuple[str, str, str, bool]] = {}  # id -> (split, kind, language, long)
+    started = time.perf_counter()
+    for project in projects:
+        if args.git:
+            import git_cases
+
+            cases = git_cases.load(project)
+        else:
+            cases = [c for c in project.cases if not kinds or c["kind"] in kinds]
+        print(f"{project.name} ({project.language}, {project.split}, {len(cases)} cases)", flush=True)
+        scores = run_project(project, config_names, cases=cases, rebuild=args.rebuild)
+        all_scores.update(scores)
+        for case in cases:
+            case_info[case["id"]] = (project.split, case["kind"], project.language, bool(case.get("long")))
+    print(f"\n{len(all_scores)} cases in {time.perf_counter() - started:.0f}s\n")
+    for split in ("dev", "test"):
+        ids = [cid for cid, info in case_info.items() if info[0] == split]
+        if not ids:
+            continue
+        print(report_split(split, ids, all_scores, case_info, config_names))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({
+            cid: {"info": case_info[cid], **{c: {"ndcg": s.ndcg, "recall": s.recall, "rr": s.rr, "def_rank": s.def_rank,
+                                                 "files": s.files} for c, s in per.items()}}
+            for cid, per in all_scores.items()
+        }, indent=1), encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
+
+
+def report_split(split: str, ids: list[str], scores: dict[str, dict[str, Score]], info: dict, configs: list[str]) -> str:
+    def rows(group_ids: list[str]) -> list[str]:
+        cells = []
+        for c in configs:
+            ss = [scores[i][c] for i in group_ids]
+            cells.append(f"{fmean(s.ndcg for s in ss):.3f}")
+        return cells
+
+    def defs(group_ids: list[str]) -> str:
+        ranks = [scores[i][configs[0]].def_rank for i in group_ids if info[i][1] == "symbol"]
+        if not ranks:
+            return ""
+        return f"{sum(1 for r in ranks if r == 1) / len(ranks):.2f}"
+
+    out = [f"### {split} ({len(ids)} cases): nDCG@10", "", "| group | n | " + " | ".join(configs) + " |",
+           "|---|---:|" + "---:|" * len(configs)]
+    groups: dict[str, list[str]] = {"all": ids}
+    for kind in ("symbol", "where", "architecture"):
+        groups[f"kind {kind}"] = [i for i in ids if info[i][1] == kind]
+    groups["long prompts"] = [i for i in ids if info[i][3]]
+    for lang in sorted({info[i][2] for i in ids}):
+        groups[f"lang {lang}"] = [i for i in ids if info[i][2] == lang]
+    for name, group_ids in groups.items():
+        if group_ids:
+            out.append(f"| {name} | {len(group_ids)} | " + " | ".join(rows(group_ids)) + " |")
+    out.append("")
+    out.append("| measure | " + " | ".join(configs) + " |")
+    out.append("|---|" + "---:|" * len(configs))
+    for label, fn in (("recall@5", lambda s: s.recall), ("MRR", lambda s: s.rr)):
+        out.append(f"| {label} | " + " | ".join(f"{fmean(fn(scores[i][c]) for i in ids):.3f}" for c in configs) + " |")
+    sym = [i for i in ids if info[i][1] == "symbol"]
+    if sym:
+        for label, fn in (("def@1 (symbol)", lambda r: 1.0 if r == 1 else 0.0),
+                          ("def-MRR (symbol)", lambda r: 1.0 / r if r else 0.0)):
+            out.append(f"| {label} | " + " | ".join(
+                f"{fmean(fn(scores[i][c].def_rank) for i in sym):.3f}" for c in configs) + " |")
+    out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
