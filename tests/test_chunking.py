@@ -38,7 +38,12 @@ def assert_well_formed(text: str, chunks: list[Chunk], max_chars: int = MAX_CHUN
         previous_end = chunk.end_line
         assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
         assert chunk.text.split("\n")[0].strip() and chunk.text.split("\n")[-1].strip()
-        assert len(chunk.text) <= max_chars or chunk.start_line == chunk.end_line
+        first, _, rest = chunk.text.partition("\n")
+        # Over the budget only when one line alone is, or when a split class's header line
+        # (`impl Foo {`) opens its first member, by at most a quarter of the budget (DESIGN §6).
+        assert (len(chunk.text) <= max_chars or chunk.start_line == chunk.end_line
+                or len(chunk.definitions) >= 2 and len(rest) <= max_chars
+                and len(chunk.text) <= max_chars + min(chunking.HEADER_OVERFLOW_CHARS, max_chars // 4)), chunk
         assert chunk.kind in chunking.KINDS
         for row in range(chunk.start_line - 1, chunk.end_line):
             owners[row] += 1
@@ -63,8 +68,8 @@ LANGUAGE_CASES = {
             (9, 14, "class", "UserService"),
             (16, 20, "method", "UserService.get_user"),
             (21, 23, "method", "UserService.get_user"),
-            (25, 26, "method", "UserService.normalize_email"),
-            (27, 29, "method", "UserService.normalize_email"),
+            (25, 27, "method", "UserService.normalize_email"),  # the piece with the def line holds body too
+            (28, 29, "method", "UserService.normalize_email"),
             (32, 35, "function", "make_service"),
         ],
     ),
@@ -77,8 +82,9 @@ LANGUAGE_CASES = {
         ],
         [
             (1, 4, "module", None),
-            (6, 9, "class", "Session"),
-            (10, 14, "method", "Session.constructor"),
+            # the class header (JSDoc + `export class Session ... {`) would hold no body alone: it
+            # joins the first member (DESIGN §6: no signature-only chunk)
+            (6, 14, "method", "Session.constructor"),
             (16, 21, "method", "Session.request"),
             (23, 27, "function", "loadConfig"),
             (29, 31, "function", "helper"),
@@ -107,8 +113,8 @@ LANGUAGE_CASES = {
         [(1, 4, "module", None), (6, 20, "class", "UserList"), (22, 25, "function", "Counter")],
         [
             (1, 4, "module", None),
-            (6, 6, "class", "UserList"),  # too long to join render within the budget
-            (7, 15, "method", "UserList.render"),
+            # the one-line class header joins render, a little over the budget (header overflow)
+            (6, 15, "method", "UserList.render"),
             (17, 20, "method", "UserList.componentDidMount"),
             (22, 25, "function", "Counter"),
         ],
@@ -605,7 +611,7 @@ def test_dense_and_keyword_text_and_content_hash():
     part = Chunk("a.py", 40, 60, "python", "Big.run", "method", "def run(self):", "    x = 1\n    return x")
     assert dense_text(part) == "symbol: Big.run\nsignature: def run(self):\n    x = 1\n    return x"
     assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
-    assert CHUNKER_VERSION == "3"
+    assert CHUNKER_VERSION == "4"
 
 
 def test_language_for_path():

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -366,7 +365,7 @@ def test_explain_agrees_with_discover(git_repo) -> None:
 # --- speed -------------------------------------------------------------------------------------
 
 
-def test_discovers_5000_files_quickly(tmp_path: Path) -> None:
+def test_discovers_5000_files(tmp_path: Path) -> None:
     write_files(tmp_path, {"pyproject.toml": "[project]\nname = 'big'\n", ".gitignore": "*.tmp.py\nbuild/\n"})
     for d in range(100):
         folder = tmp_path / f"pkg{d}" / "sub"
@@ -378,12 +377,9 @@ def test_discovers_5000_files_quickly(tmp_path: Path) -> None:
     modules.mkdir(parents=True)
     for i in range(1000):
         (modules / f"{i}.js").write_text(PY)
-    start = time.perf_counter()
-    found = discover(tmp_path)
-    elapsed = time.perf_counter() - start
+    found = discover(tmp_path)  # its speed is measured by bench/, not asserted here
     assert len(found.eligible) == 5000
     assert found.reason_counts() == {"check:too-few-chars": 1, "ignore:default-dir": 1, "type:extension": 1}
-    assert elapsed < 1.0, f"discover took {elapsed:.2f}s for 5,000 files"
 
 
 def test_env_files_stay_out_even_when_included_or_tracked(git_repo) -> None:

@@ -17,9 +17,12 @@ from paqad.search.fusion import POOL_SIZE, RankedLists, fuse, rank_candidates, r
 from paqad.search.results import SearchResponse, SearchResult
 from paqad.search.signals import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like, is_test_path
 
+from paqad.search.ranking import RankingOptions, ablations, gather, rank
+
 __all__ = [
-    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "RankedLists", "SearchResponse", "SearchResult", "fuse",
-    "is_code_like", "is_test_path", "load_embedder", "rank_candidates", "reciprocal_rank_fusion", "search",
+    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "RankedLists", "RankingOptions", "SearchResponse", "SearchResult",
+    "ablations", "fuse", "gather", "is_code_like", "is_test_path", "load_embedder", "rank", "rank_candidates",
+    "reciprocal_rank_fusion", "search",
 ]
 
 NO_EMBEDDER = "semantic search unavailable (no embedding model loaded); keyword search only"

@@ -15,6 +15,7 @@ from paqad.store.index_store import (
     open_store,
     read_summary,
     recreate_store,
+    symbol_key,
 )
 from paqad.store.lock import write_lock
 from paqad.store.schema import SCHEMA_VERSION
@@ -22,5 +23,5 @@ from paqad.store.schema import SCHEMA_VERSION
 __all__ = [
     "Applied", "ChangeSet", "ChunkEntry", "ChunkRow", "FileRow", "IndexStore", "SCHEMA_VERSION", "backup_database",
     "fts_match_expression", "index_exists", "index_size_bytes", "open_store", "read_summary", "recreate_store",
-    "write_lock",
+    "symbol_key", "write_lock",
 ]

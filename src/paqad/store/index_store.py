@@ -77,6 +77,13 @@ class Applied:
     chunks_total: int
 
 
+def symbol_key(symbol: str) -> str:
+    """The symbol table's lookup key: the last component of a symbol path, lower case, letters
+    and digits only (``Router.ServeHTTP`` -> ``servehttp``, ``get_user`` -> ``getuser``)."""
+    last = symbol.replace("::", ".").rsplit(".", 1)[-1]
+    return "".join(ch for ch in last.lower() if ch.isalnum())
+
+
 def fts_match_expression(terms: list[str], operator: str = "OR") -> str | None:
     """An FTS5 MATCH expression joining the quoted terms with ``operator`` (OR / AND), or None."""
     if not terms:
@@ -130,6 +137,7 @@ class IndexStore:
             ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
             if ids:
                 self.db.executemany("DELETE FROM chunks_fts WHERE rowid = ?", [(i,) for i in ids])
+                self.db.executemany("DELETE FROM symbols WHERE chunk_id = ?", [(i,) for i in ids])
                 self.db.execute("DELETE FROM chunks WHERE path = ?", (path,))
                 removed += len(ids)
             self.db.execute("DELETE FROM files WHERE path = ?", (path,))
@@ -142,15 +150,20 @@ class IndexStore:
         )
 
     def insert_chunk(self, chunk: Chunk, embed_hash: str, fts_tokens: str) -> int:
-        """Insert ``chunk`` and its FTS5 row; ``embed_hash`` keys its vector in the cache. Returns the id."""
+        """Insert ``chunk``, its FTS5 row and its symbol-table rows (one per symbol whose
+        definition line it holds); ``embed_hash`` keys its vector in the cache. Returns the id."""
         cur = self.db.execute(
-            "INSERT INTO chunks(path, start_line, end_line, language, symbol, kind, signature, text, content_hash, embed_hash)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO chunks(path, start_line, end_line, language, symbol, kind, signature, text, content_hash,"
+            " embed_hash, defines) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (chunk.path, chunk.start_line, chunk.end_line, chunk.language, chunk.symbol, chunk.kind,
-             chunk.signature, chunk.text, chunk.content_hash, embed_hash),
+             chunk.signature, chunk.text, chunk.content_hash, embed_hash, int(chunk.defines)),
         )
         chunk_id = int(cur.lastrowid)
         self.db.execute("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)", (chunk_id, fts_tokens))
+        self.db.executemany(
+            "INSERT INTO symbols(key, symbol, chunk_id) VALUES (?, ?, ?)",
+            [(symbol_key(symbol), symbol, chunk_id) for symbol in chunk.definitions if symbol_key(symbol)],
+        )
         return chunk_id
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
@@ -160,11 +173,46 @@ class IndexStore:
             batch = ids[start : start + 500]
             marks = ",".join("?" * len(batch))
             for r in self.db.execute(
-                f"SELECT path, start_line, end_line, language, symbol, kind, signature, text, id FROM chunks WHERE id IN ({marks})",
+                "SELECT path, start_line, end_line, language, symbol, kind, signature, text, defines, id FROM chunks"
+                f" WHERE id IN ({marks})",
                 batch,
             ):
-                out[r[8]] = ChunkRow(*r)
+                out[r[9]] = ChunkRow(*r[:8], defines=bool(r[8]), id=r[9])
         return out
+
+    def definitions(self, keys: Sequence[str], limit: int = 200) -> list[tuple[int, str]]:
+        """``(chunk id, symbol)`` of the chunks holding the definition line of a symbol whose key
+        (:func:`symbol_key` of its last component) is one of ``keys``; at most ``limit``, by id."""
+        keys = [k for k in dict.fromkeys(keys) if k]
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        return [(int(r[0]), r[1]) for r in self.db.execute(
+            f"SELECT chunk_id, symbol FROM symbols WHERE key IN ({marks}) ORDER BY chunk_id LIMIT ?", [*keys, limit])]
+
+    def chunk_ids_of_files(self, paths: Sequence[str], limit: int = 500) -> list[int]:
+        """Ids of the chunks of the files ``paths`` (in path and line order), at most ``limit``."""
+        paths = list(dict.fromkeys(paths))
+        if not paths:
+            return []
+        marks = ",".join("?" * len(paths))
+        return [int(r[0]) for r in self.db.execute(
+            f"SELECT id FROM chunks WHERE path IN ({marks}) ORDER BY path, start_line LIMIT ?", [*paths, limit])]
+
+    def paths_ending_with(self, names: Sequence[str], limit: int = 50) -> list[str]:
+        """Indexed file paths equal to, or ending in ``/`` + one of ``names`` (file names or
+        project-relative path tails such as ``lib/websocket.js``)."""
+        found: dict[str, None] = {}
+        for name in dict.fromkeys(names):
+            name = name.strip("/")
+            if not name:
+                continue
+            for r in self.db.execute(
+                "SELECT path FROM files WHERE path = ? OR substr(path, -?) = ? LIMIT ?",
+                (name, len(name) + 1, "/" + name, limit),
+            ):
+                found.setdefault(r[0], None)
+        return list(found)[:limit]
 
     def counts(self) -> dict[str, object]:
         files = self.db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
@@ -297,6 +345,7 @@ class IndexStore:
                 removed_ids = np.array([r[0] for r in self.db.execute("SELECT id FROM chunks")], dtype=np.int64)
                 self.db.execute("DELETE FROM chunks")
                 self.db.execute("DELETE FROM chunks_fts")
+                self.db.execute("DELETE FROM symbols")
                 self.db.execute("DELETE FROM files")
                 chunks_removed = 0
             else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 _M001_INITIAL = """
@@ -48,9 +48,24 @@ _M001_INITIAL = """
 """
 
 
+# Symbols as first-class evidence (DESIGN §6, §8.3): whether a chunk holds its symbol's definition
+# line, and every symbol whose definition line a chunk holds, looked up by a normalised key (the
+# last component of the symbol path, lower case, letters and digits only: `ServeHTTP`,
+# `serve_http` and `servehttp` share the key "servehttp").
+_M002_SYMBOLS = """
+        ALTER TABLE chunks ADD COLUMN defines INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE IF NOT EXISTS symbols (
+            key TEXT NOT NULL,
+            symbol TEXT NOT NULL,
+            chunk_id INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS symbols_key ON symbols(key);
+        CREATE INDEX IF NOT EXISTS symbols_chunk ON symbols(chunk_id);
+"""
+
 # Numbered migrations (index = schema version reached). An index older than the first entry
 # we can migrate from is rebuilt with a stated reason.
-MIGRATIONS = [_M001_INITIAL]  # SQL scripts; entry N brings the schema to version N
+MIGRATIONS = [_M001_INITIAL, _M002_SYMBOLS]  # SQL scripts; entry N brings the schema to version N
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:

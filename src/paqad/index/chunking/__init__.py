@@ -10,7 +10,12 @@ How a file is cut, by language (:func:`paqad.index.languages.language_for_path`)
   statements (imports, constants, calls) form one ``module`` chunk. A class over the budget is
   cut into its header-and-fields chunk (symbol ``Class``) and one chunk per method (symbol
   ``Class.method``); a function over the budget is cut at statement boundaries (else line
-  windows) and every part keeps the function's symbol and signature.
+  windows) and every part keeps the function's symbol and signature. The part that holds the
+  definition line always holds the start of the body too (never a signature alone): when the
+  comments above a definition fill the budget they become parts of their own, and the statement
+  after a lone signature is cut into lines so its first lines join it. Each chunk records
+  whether it holds its symbol's definition line (``Chunk.defines``) and every symbol whose
+  definition line it holds (``Chunk.definitions``), which the index's symbol table is built from.
 * Markdown is cut at headings (symbol is the heading path, ``Install > From source``), YAML and
   JSON at top-level keys, TOML at tables, other text at blank-line paragraphs.
 
@@ -19,7 +24,8 @@ Merging small neighbours: consecutive tiny definitions of the same scope (each u
 fits the budget; such a merged chunk has ``kind="block"``, no signature, and the symbol of the
 enclosing scope (``Class`` for methods of one class, ``None`` at module level), so it never
 names only one of the functions it holds. A lone closing bracket or ``end`` joins the chunk
-above it, and the one-line header of a split class (``impl Foo {``) joins its first member. A Markdown heading with little text of its own (under ``max_chars // 4``) takes its
+above it, and the header of a split class (``impl Foo {`` with nothing but brackets below its
+line) joins its first member, up to ``HEADER_OVERFLOW_CHARS`` over the budget if it must. A Markdown heading with little text of its own (under ``max_chars // 4``) takes its
 subsections into its chunk while the whole fits; the symbol stays that heading's path.
 Tiny glue (under ``max_chars // 8``: a module docstring, a short import block, one constant,
 the comments above a data file's first key) joins the next chunk, or the previous one at the
@@ -48,11 +54,11 @@ from paqad.index.chunking.chunk import (
 from paqad.index.chunking.code import MAX_DEPTH, MAX_PARSE_BYTES, PARSE_TIMEOUT_SECONDS, CodeCutter
 from paqad.index.chunking.data import json_spans, toml_spans, yaml_spans
 from paqad.index.chunking.markup import markdown_spans
-from paqad.index.chunking.packing import Fallback, Lines, Span, finish, text_spans, window_spans
+from paqad.index.chunking.packing import HEADER_OVERFLOW_CHARS, Fallback, Lines, Span, finish, text_spans, window_spans
 from paqad.index.languages import SOURCE_LANGUAGES, language_for_path, language_for_shebang
 
 __all__ = [
-    "CHUNKER_VERSION", "KINDS", "MAX_CHUNK_CHARS", "MAX_DEPTH", "MAX_PARSE_BYTES", "PARSE_TIMEOUT_SECONDS",
+    "CHUNKER_VERSION", "HEADER_OVERFLOW_CHARS", "KINDS", "MAX_CHUNK_CHARS", "MAX_DEPTH", "MAX_PARSE_BYTES", "PARSE_TIMEOUT_SECONDS",
     "SIGNATURE_MAX_CHARS", "SYMBOL_PART_MAX_CHARS", "Chunk", "chunk_file", "dense_text", "keyword_text",
 ]
 
@@ -66,7 +72,8 @@ def chunk_file(
 
     ``language`` overrides detection from the path (and from a ``#!`` line for files with no
     known extension). ``max_chars`` is the budget of one chunk's text in characters; a chunk
-    is longer only when one of its lines alone is. Returns chunks in line order, ``[]`` for a file
+    is longer only when one of its lines alone is, or by at most ``HEADER_OVERFLOW_CHARS`` (and a
+    quarter of the budget) when a split class's header line opens its first member. Returns chunks in line order, ``[]`` for a file
     with no non-blank line. Never raises: any failure to cut a file at natural boundaries
     gives line windows.
     """
@@ -88,8 +95,10 @@ def chunk_file(
         spans = None
     if spans is None:
         spans = finish(window_spans(lines, budget), lines, budget) or []
-    return [
-        Chunk(
+    chunks = []
+    for span in spans:
+        named = [(symbol, row) for symbol, row in span.defined if span.lo <= row <= span.hi]
+        chunks.append(Chunk(
             path=path,
             start_line=span.lo + 1,
             end_line=span.hi + 1,
@@ -98,9 +107,10 @@ def chunk_file(
             kind=span.kind,
             signature=span.signature,
             text=lines.text(span.lo, span.hi),
-        )
-        for span in spans
-    ]
+            defines=span.name_row is not None and span.lo <= span.name_row <= span.hi,
+            definitions=tuple(dict.fromkeys(symbol for symbol, _ in named)),
+        ))
+    return chunks
 
 
 def _spans_for(language: str, text: str, lines: Lines, budget: int) -> list[Span]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 # Bump whenever chunk boundaries, symbols, kinds, signatures, dense_text or keyword_text could change:
 # the index records it and rebuilds when it differs (DESIGN §6).
-CHUNKER_VERSION = "3"
+CHUNKER_VERSION = "4"
 
 # Budget for chunk.text, in characters. all-MiniLM-L6-v2 reads 256 word pieces (model card,
 # max_seq_length 256). Measured with its tokenizer on Python sources: 3.5 characters per word
@@ -27,7 +27,10 @@ class Chunk:
     ``path`` is project-relative with ``/``; ``start_line``/``end_line`` are 1-based and
     inclusive; ``symbol`` is a dotted path (``Session.request``) or None for module-level
     statements and merged blocks; ``kind`` is one of :data:`KINDS`; ``signature`` is the line
-    naming the definition, stripped, at most 200 characters; ``text`` is exactly the file's
+    naming the definition, stripped, at most 200 characters; ``defines`` says whether the chunk
+    holds the line that names ``symbol`` (the definition line, heading or key: a name lookup
+    lands there); ``definitions`` lists every symbol whose naming line the chunk holds (its own,
+    and those of tiny definitions merged into it); ``text`` is exactly the file's
     lines ``start_line..end_line`` joined with ``"\\n"`` (no ``"\\r"``).
     """
 
@@ -39,6 +42,8 @@ class Chunk:
     kind: str
     signature: str | None
     text: str
+    defines: bool = False
+    definitions: tuple[str, ...] = ()
 
     @property
     def content_hash(self) -> str:

@@ -15,7 +15,7 @@ from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHAR
 from paqad.index.chunking.grammars import (
     ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES, GRAMMARS, NAME_NODE_TYPES, WHITESPACE,
 )
-from paqad.index.chunking.packing import Fallback, Lines, Span, clip, line_atoms, pack
+from paqad.index.chunking.packing import Fallback, Lines, Span, clip, line_atoms, pack, paragraph_atoms
 
 # Files bigger than this (bytes of UTF-8) are not parsed: line windows.
 MAX_PARSE_BYTES = 2_000_000
@@ -77,6 +77,8 @@ class _Definition:
     kind: str  # function | method | class | impl
     signature: str | None
     container: bool
+    name_row: int | None = None  # the row that names the definition (the signature line)
+    body_row: int | None = None  # the first row of its body's content, when it has a body node
 
 
 @dataclass
@@ -217,7 +219,8 @@ class CodeCutter:
         lo, hi = glue[0].lo, glue[-1].hi
         labels: dict[str, Any] = dict(symbol=None, kind="module", scope=scope_id)
         if parent is not None:
-            labels = dict(symbol=parent.symbol, kind=parent.kind, signature=parent.signature, scope=scope_id)
+            labels = dict(symbol=parent.symbol, kind=parent.kind, signature=parent.signature, scope=scope_id,
+                          name_row=parent.name_row)
         nested = parent is not None
         if self.lines.size(lo, hi) <= self.budget:
             return [Span(lo, hi, glue=True, header=header, nested=nested, **labels)]
@@ -235,13 +238,54 @@ class CodeCutter:
             signature=definition.signature,
             scope=scope_id,
             scope_symbol=scope_symbol,
+            name_row=definition.name_row,
         )
         if item.lo == item.hi or self.lines.size(item.lo, item.hi) <= self.budget:  # fits or cannot be cut
             return [Span(item.lo, item.hi, definition=True, **labels)]
         if definition.container:  # header-and-fields chunk(s) plus one chunk per member
             return self._level(item.nodes, definition, definition.chain, depth + 1)
         atoms = self._atoms(item.nodes, item.lo, item.hi, depth + 1)
-        return [Span(a, b, **labels) for a, b in pack(atoms, self.lines, self.budget)]
+        name_row, body_row = definition.name_row, definition.body_row
+        if name_row is None or body_row is None or body_row <= name_row:
+            return [Span(a, b, **labels) for a, b in pack(atoms, self.lines, self.budget)]
+        groups = self._pack_with_body(atoms, name_row, body_row)
+        holder = next((g for g in groups if g[0] <= name_row <= g[1]), None)
+        start = self._definition_start(item)
+        if holder is not None and holder[1] < body_row and item.lo < start <= name_row:
+            # The piece with the definition line would hold no body because the comments above
+            # it fill the budget: they go in pieces of their own, and the definition line
+            # starts a piece that also holds the start of its body.
+            code = [n for n in item.nodes if "comment" not in n.type]
+            lead = paragraph_atoms(self.lines, item.lo, start - 1, self.budget)
+            rest = self._atoms(code, start, item.hi, depth + 1)
+            groups = pack(lead, self.lines, self.budget) + self._pack_with_body(rest, name_row, body_row)
+        return [Span(a, b, **labels) for a, b in groups]
+
+    def _pack_with_body(self, atoms: list[tuple[int, int]], name_row: int, body_row: int) -> list[tuple[int, int]]:
+        """:func:`pack`, then, while the piece holding ``name_row`` ends before ``body_row`` (a
+        signature with none of its body), cut the atom after it into lines and pack again."""
+        groups = pack(atoms, self.lines, self.budget)
+        for _ in range(4):
+            holder = next((g for g in groups if g[0] <= name_row <= g[1]), None)
+            if holder is None or holder[1] >= body_row:
+                break
+            following = next((i for i, a in enumerate(atoms) if a[0] > holder[1]), None)
+            if following is None or atoms[following][0] == atoms[following][1]:
+                break
+            lo, hi = atoms[following]
+            atoms = atoms[:following] + line_atoms(lo, hi) + atoms[following + 1:]
+            groups = pack(atoms, self.lines, self.budget)
+        return groups
+
+    def _definition_start(self, item: _Item) -> int:
+        """First row of the definition itself in ``item``: below the comments attached above it
+        (decorators and attributes stay with it)."""
+        for node in item.nodes:
+            if "comment" not in node.type:
+                rows = self._rows(node)
+                if rows is not None:
+                    return max(rows[0], item.lo)
+        return item.lo
 
     def _atoms(self, nodes: Sequence[Any], lo: int, hi: int, depth: int) -> list[tuple[int, int]]:
         """Row ranges covering ``lo..hi`` that fit the budget, cut at child-node boundaries.
@@ -345,7 +389,22 @@ class CodeCutter:
             kind=kind,
             signature=signature or None,
             container=base in ("class", "impl"),
+            name_row=rows[0] if rows else None,
+            body_row=self._body_row(inner),
         )
+
+    def _body_row(self, inner: Any) -> int | None:
+        """The first row of the body's content (the first statement, past an opening ``{``)."""
+        body = inner.child_by_field_name("body")
+        if body is None:
+            return None
+        for child in body.named_children:
+            if "comment" not in child.type:
+                rows = self._rows(child)
+                if rows is not None:
+                    return rows[0]
+        rows = self._rows(body)
+        return rows[0] if rows else None
 
     def _special(self, node: Any) -> tuple[str, Any, list] | None:
         """Definitions that are not plain definition nodes: (kind, name node, nodes to open)."""

@@ -51,7 +51,8 @@ def _keyed_spans(
                 continue
             atoms.extend([(a, b - 1)] if lines.size(a, b - 1) <= budget else line_atoms(a, b - 1))
         kind = "key" if symbol is not None else "block"
-        spans.extend(split_span(begin, hi, atoms, lines, budget, symbol=symbol, kind=kind, scope="keys"))
+        spans.extend(split_span(begin, hi, atoms, lines, budget, symbol=symbol, kind=kind, scope="keys",
+                                name_row=key_row if symbol is not None else None))
     return spans
 
 

@@ -97,9 +97,10 @@ def markdown_spans(lines: Lines, budget: int) -> list[Span]:
             and group[0] < small
             and lines.size(spans[-1].lo, hi) <= budget
         ):
-            spans[-1].hi = hi
+            spans[-1].hi = hi  # subsections name their own headings; the group keeps its own
             continue
-        parts = split_span(lo, hi, atoms(lo, hi), lines, budget, symbol=path, kind="section")
+        parts = split_span(lo, hi, atoms(lo, hi), lines, budget, symbol=path, kind="section",
+                           name_row=lo if path is not None else None)
         spans.extend(parts)
         whole = len(parts) == 1 and parts[0].definition
         group = (lines.size(lo, hi), path) if whole and path is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 class Lines:
@@ -53,6 +53,18 @@ class Span:
     glue: bool = False  # statements between definitions (may be a lone bracket)
     header: bool = False  # glue that opens a split class (`class Foo(Base):`)
     nested: bool = False  # glue inside a split class: tiny-glue folding must not leave the class
+    name_row: int | None = None  # the row that names ``symbol`` (def line, heading, key), when known
+    # every (symbol, name row) this span holds: its own, and those of definitions merged into it
+    defined: list[tuple[str, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.symbol and self.name_row is not None and not self.defined:
+            self.defined = [(self.symbol, self.name_row)]
+
+    def absorb(self, other: "Span") -> None:
+        """Take ``other``'s rows (it is next to this span) and the definitions it names."""
+        self.lo, self.hi = min(self.lo, other.lo), max(self.hi, other.hi)
+        self.defined = sorted(set(self.defined) | set(other.defined), key=lambda d: d[1])
 
 
 class Fallback(Exception):
@@ -124,28 +136,52 @@ _TRIVIAL = re.compile(r"(?:[\W_]|\bend\b)*")
 _CLOSERS = frozenset(")]}")
 
 
+HEADER_OVERFLOW_CHARS = 200
+"""How far a split class's header line (``impl Foo {``) may push its first member over the budget
+(at most a quarter of the budget): a header alone would be a chunk holding a signature and none
+of its body (DESIGN §6)."""
+
+
+def _only_signature(span: Span, lines: Lines) -> bool:
+    """Whether ``span`` holds its definition line and, below it, nothing but brackets (``{``)."""
+    row = span.name_row
+    if row is None or not span.lo <= row <= span.hi:
+        return False
+    return row == span.hi or bool(_TRIVIAL.fullmatch(lines.text(row + 1, span.hi)))
+
+
 def _attach_small_glue(spans: list[Span], lines: Lines, budget: int) -> list[Span]:
     """Fold glue that would make a useless chunk of its own into a neighbour, if it fits.
 
     Glue that is only brackets or ``end`` joins the chunk above (the first one joins the chunk
-    below); a one-line header of a split class (``impl Foo {``) joins the class's first member.
+    below). The header of a split class (``impl Foo {``, with the comments above it) joins the
+    class's first member when it fits; else the comments stay a chunk of their own and the header
+    line joins even if that puts the member up to :data:`HEADER_OVERFLOW_CHARS` over.
     """
     out: list[Span] = []
     carry: Span | None = None  # prepended to the next span
+    overflow = min(HEADER_OVERFLOW_CHARS, budget // 4)
     for span in spans:
         if carry is not None:
             if lines.size(carry.lo, span.hi) <= budget:
-                span.lo = carry.lo
+                span.absorb(carry)
+            elif (carry.header and _only_signature(carry, lines)
+                  and lines.size(carry.name_row, span.hi) <= budget + overflow):
+                if carry.name_row > carry.lo:  # the comments above the header stay a chunk of their own
+                    out.append(Span(carry.lo, carry.name_row - 1, carry.symbol, carry.kind, carry.signature,
+                                    scope=carry.scope, glue=True, nested=carry.nested))
+                    carry.lo = carry.name_row
+                span.absorb(carry)
             else:
                 out.append(carry)
             carry = None
         if span.glue:
-            if span.header and span.lo == span.hi:
+            if span.header and (span.lo == span.hi or _only_signature(span, lines)):
                 carry = span
                 continue
             if _TRIVIAL.fullmatch(lines.text(span.lo, span.hi)):
                 if out and lines.size(out[-1].lo, span.hi) <= budget:
-                    out[-1].hi = span.hi
+                    out[-1].absorb(span)
                     continue
                 if not out:
                     carry = span
@@ -174,7 +210,7 @@ def _fold_tiny_glue(spans: list[Span], lines: Lines, budget: int) -> list[Span]:
 
     def fold_back(glue: Span) -> None:
         if out and out[-1].scope == glue.scope and lines.size(out[-1].lo, glue.hi) <= budget:
-            out[-1].hi = glue.hi
+            out[-1].absorb(glue)
         else:
             out.append(glue)
 
@@ -183,7 +219,7 @@ def _fold_tiny_glue(spans: list[Span], lines: Lines, budget: int) -> list[Span]:
             if pending.nested and span.scope != pending.scope:  # the class ends here
                 fold_back(pending)
             elif lines.size(pending.lo, span.hi) <= budget:
-                span.lo = pending.lo
+                span.absorb(pending)
             else:
                 out.append(pending)
             pending = None
@@ -194,7 +230,7 @@ def _fold_tiny_glue(spans: list[Span], lines: Lines, budget: int) -> list[Span]:
                 and out[-1].scope == span.scope
                 and lines.size(out[-1].lo, span.hi) <= budget
             ):
-                out[-1].hi = span.hi  # `}  // namespace users` closes what is above it
+                out[-1].absorb(span)  # `}  // namespace users` closes what is above it
                 continue
             pending = span
             continue
@@ -218,8 +254,9 @@ def _merge_tiny(spans: list[Span], lines: Lines, budget: int) -> list[Span]:
             and lines.size(out[-1].lo, span.hi) <= budget
         ):
             block = out[-1]
-            block.hi = span.hi
+            block.absorb(span)
             block.symbol = block.scope_symbol
+            block.name_row = None  # a block of several definitions names none of them alone
             block.kind = "block"
             block.signature = None
             continue
