@@ -27,6 +27,7 @@ class SearchResult:
     dense_rank: int | None
     lexical_rank: int | None
     chunk_id: int = 0
+    confidence: float | None = None  # calibrated probability of relevance in [0, 1] (search.confidence)
 
     @property
     def location(self) -> str:
