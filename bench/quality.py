@@ -5,7 +5,8 @@ model, every query of ``bench/quality_cases.json`` is embedded and ranked once (
 pools), and the rankings are fused per configuration:
 
 - ``bm25``: lexical only; ``dense``: embeddings only; ``rrf``: both fused, no signals;
-- ``rrf+signals``: both fused with every ranking signal of ``paqad.search``;
+- ``rrf+signals``: both fused with every ranking signal of the first release; ``default``: the
+  product's current ranking (``paqad.search.RankingOptions()``);
 - ``rrf+<signal>``: one signal alone; ``rrf+all-minus-<signal>``: every signal but one (ablation).
 
 A result list of chunks becomes the list of its distinct files in order (``top_n`` = 20 chunks);
@@ -44,11 +45,24 @@ def _set_environment() -> None:
 
 @dataclass(frozen=True)
 class Configuration:
-    """One way to fuse the two rankings: which rankers, which ranking signals."""
+    """One way to fuse the two rankings: which rankers, which of the first release's signals
+    (``default`` is the product's current ranking, ``paqad.search.RankingOptions()``)."""
 
     name: str
     rankers: tuple[str, ...]
     signals: frozenset[str]
+
+    @property
+    def options(self):
+        from dataclasses import replace
+
+        from paqad.search import RankingOptions, ablations
+
+        if self.name == "default":
+            return RankingOptions()
+        # The first release's ranking: RRF plus its signals, "diversity" being the saturation 0.7.
+        return replace(ablations()["rrf"], dense="dense" in self.rankers, lexical="lexical" in self.rankers,
+                       signals=self.signals - {"diversity"}, saturation=0.7 if "diversity" in self.signals else 1.0)
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,7 @@ def configurations(all_signals: frozenset[str]) -> list[Configuration]:
         Configuration("dense", ("dense",), frozenset()),
         Configuration("rrf", both, frozenset()),
         Configuration("rrf+signals", both, all_signals),
+        Configuration("default", both, frozenset()),
     ]
     for signal in sorted(all_signals):
         configs.append(Configuration(f"rrf+{signal}", both, frozenset({signal})))
@@ -105,7 +120,7 @@ def evaluate_project(root: Path, cases: list[dict], configs: list[Configuration]
     from paqad.embed.factory import get_embedder
     from paqad.build import sync as sync_index
     from paqad.evaluate.metrics import distinct_files, ndcg_at_k, recall_at_k, reciprocal_rank
-    from paqad.search import fuse, rank_candidates
+    from paqad.search import gather, rank
 
     paths = ProjectPaths(root)
     settings = load_settings(paths)
@@ -127,11 +142,10 @@ def evaluate_project(root: Path, cases: list[dict], configs: list[Configuration]
         for case in cases:
             query, expected = case["query"], case["expected"]
             # Embed and rank once; only the fusion differs between configurations.
-            vector = embedder.embed_query(query)
-            ranked = rank_candidates(store, embedder, query, query_vector=vector)
+            pools = gather(store, embedder, query)
             per_config = {}
             for config in configs:
-                results = fuse(store, ranked, query, top_n=TOP_N, signals=config.signals, rankers=config.rankers)
+                results = rank(store, pools, top_n=TOP_N, options=config.options)
                 files = distinct_files(results)
                 per_config[config.name] = CaseScore(
                     recall_at_5=recall_at_k(files, expected, 5),

@@ -153,7 +153,8 @@ def test_low_confidence_two_passages_exact_text():
 def test_low_confidence_single_passage_wording_and_custom_floors():
     outcome = apply_floor([result(1, 0.45)], threshold=0.755, relief_floor=0.4)
     assert render_section(outcome, "changed files (1)").splitlines()[3] == (
-        "Low confidence: no match reached the 75.5% floor; the best match follows (at or above the 40% relief floor) and may be unrelated."
+        # whole percentages, as compared (0.755 rounds half up to 76%)
+        "Low confidence: no match reached the 76% floor; the best match follows (at or above the 40% relief floor) and may be unrelated."
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from paqad.deliver.render import render_section
 from paqad.search.floor import FloorOutcome, apply_floor
 from paqad.search.results import SearchResult
 
@@ -20,21 +21,29 @@ def paths(outcome: FloorOutcome) -> list[str]:
 
 
 def test_score_exactly_at_threshold_is_confident():
-    outcome = apply_floor([hit(1, 0.75), hit(2, 0.7499999)])
+    outcome = apply_floor([hit(1, 0.75), hit(2, 0.7449)])
     assert outcome.form == "confident"
     assert paths(outcome) == ["src/m1.py"]
     assert outcome.best_score == 0.75
     assert (outcome.threshold, outcome.relief_floor) == (0.75, 0.35)
 
 
+def test_a_score_that_prints_as_the_threshold_is_confident():
+    # 0.7499 is shown as "match 75%": it must not sit under "no match reached the 75% floor".
+    outcome = apply_floor([hit(1, 0.7499)])
+    assert outcome.form == "confident"
+    assert render_section(outcome, "this prompt").splitlines()[3] == "1 match at or above the 75% confidence floor."
+    assert "· match 75%" in render_section(outcome, "this prompt")
+
+
 def test_just_below_threshold_falls_to_relief():
-    outcome = apply_floor([hit(1, 0.7499999)])
+    outcome = apply_floor([hit(1, 0.7449)])
     assert outcome.form == "low-confidence"
     assert paths(outcome) == ["src/m1.py"]
 
 
 def test_score_exactly_at_relief_floor_is_delivered_and_below_is_not():
-    outcome = apply_floor([hit(1, 0.3499999), hit(2, 0.35)])
+    outcome = apply_floor([hit(1, 0.3449), hit(2, 0.35)])
     assert outcome.form == "low-confidence"
     assert paths(outcome) == ["src/m2.py"]
     assert outcome.best_score == 0.35
@@ -78,6 +87,23 @@ def test_custom_threshold_and_relief_floor():
 @pytest.mark.parametrize("score,form", [(1.0, "confident"), (0.75, "confident"), (0.35, "low-confidence"), (-1.0, "nothing")])
 def test_single_result_forms(score: float, form: str):
     assert apply_floor([hit(1, score)]).form == form
+
+
+def test_confidence_decides_and_the_cosine_is_only_a_fallback():
+    calibrated = [SearchResult(**{**hit(1, 0.2).__dict__, "confidence": 0.9}), SearchResult(**{**hit(2, 0.9).__dict__, "confidence": 0.1})]
+    outcome = apply_floor(calibrated)
+    assert (outcome.form, paths(outcome), outcome.best_score) == ("confident", ["src/m1.py"], 0.9)
+
+
+def test_best_ranked_code_is_not_dropped_for_lower_ranked_prose():
+    # fuse.py ranks first but only the README and a design note pass the relief floor on their own
+    code = SearchResult(**{**hit(1, 0.346, "src/fuse.py").__dict__, "confidence": 0.30})
+    readme = SearchResult(**{**hit(2, 0.5, "README.md").__dict__, "language": "markdown", "confidence": 0.5})
+    note = SearchResult(**{**hit(3, 0.5, "docs/design.md").__dict__, "language": "markdown", "confidence": 0.45})
+    outcome = apply_floor([code, readme, note])
+    assert (outcome.form, paths(outcome)) == ("low-confidence", ["src/fuse.py", "README.md"])
+    section = render_section(outcome, "this prompt")
+    assert "### src/fuse.py:L1-2 · f1 · match 30% · low confidence" in section
 
 
 def test_location_property():

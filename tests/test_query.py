@@ -62,6 +62,13 @@ def test_unusable_prompt_records_read_as_none(tmp_path: Path, content: str):
     assert read_last_prompt(paths) is None
 
 
+def test_prompt_words_are_quoted_on_one_line_and_cut():
+    from paqad.deliver.query import prompt_words
+
+    assert prompt_words("why does\nlogin   fail?") == '"why does login fail?"'
+    assert prompt_words("word " * 30) == '"' + " ".join(["word"] * 11) + '…"'
+
+
 def test_prompt_wins_over_changed_files_and_label_shows_utc_time(git_repo):
     root = git_repo(BASE)
     write_files(root, {"src/app.py": "print('changed')\n"})
@@ -69,7 +76,8 @@ def test_prompt_wins_over_changed_files_and_label_shows_utc_time(git_repo):
     record_prompt(paths, "add retry to the http client", host="codex",
                   now=datetime.fromisoformat("2026-11-30T09:40:59+02:00"))
     assert choose_query(paths, settings(root)) == Query(
-        "add retry to the http client", "prompt", "last prompt (recorded 2026-11-30 07:40 UTC)"
+        "add retry to the http client", "prompt",
+        'last prompt "add retry to the http client" (recorded 2026-11-30 07:40 UTC)'  # which prompt it answers
     )
 
 
@@ -77,7 +85,7 @@ def test_prompt_without_readable_time_gets_plain_label(tmp_path: Path):
     paths = ProjectPaths(tmp_path)
     paths.context_dir.mkdir(parents=True)
     paths.last_prompt.write_text(json.dumps({"prompt": "hello", "recorded_at": "yesterday"}), encoding="utf-8")
-    assert choose_query(paths, settings(tmp_path)) == Query("hello", "prompt", "last prompt")
+    assert choose_query(paths, settings(tmp_path)) == Query("hello", "prompt", 'last prompt "hello"')
 
 
 # --- changed files ----------------------------------------------------------------------------------

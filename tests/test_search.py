@@ -10,7 +10,8 @@ from paqad.project import ProjectPaths
 from paqad.embed.factory import get_embedder
 from paqad.build import sync as sync_index
 from paqad.index.tokens import identifier_parts, index_tokens, query_terms
-from paqad.search import RankedLists, fuse, is_code_like, reciprocal_rank_fusion, search
+from paqad.search import Pools, RankingOptions, ablations, is_code_like, rank, reciprocal_rank_fusion, search
+from paqad.search.analysis import analyze
 from paqad.store import open_store
 
 FILES = {
@@ -70,7 +71,7 @@ def test_code_aware_tokens():
 @pytest.mark.parametrize("query", ["getUserName", "get_user_name", "get user name"])
 def test_identifier_spellings_all_find_the_definition_first(shop, query):
     paths, settings, embedder = shop
-    lexical = search(paths, settings, query, embedder=embedder, rankers=("lexical",), signals=frozenset()).results
+    lexical = search(paths, settings, query, embedder=embedder, options=ablations()["bm25"]).results
     assert ("shop/users.py", "getUserName") in {(r.path, r.symbol) for r in lexical[:2]}
     hybrid = search(paths, settings, query, embedder=embedder).results
     assert (hybrid[0].path, hybrid[0].symbol, hybrid[0].fused_rank) == ("shop/users.py", "getUserName", 1)
@@ -88,17 +89,29 @@ def test_every_result_carries_its_cosine(shop):
     assert [r.fused_rank for r in results] == list(range(1, len(results) + 1))
 
 
+def test_weighted_reciprocal_rank_fusion():
+    scores = reciprocal_rank_fusion([[10, 20], [20]], weights=[0.5, 2.0])
+    assert scores == pytest.approx({10: 0.5 / 61, 20: 0.5 / 62 + 2.0 / 61})
+    assert reciprocal_rank_fusion([[10], [20]], weights=[1.0, 0.0]) == pytest.approx({10: 1 / 61})
+
+
 def test_code_signal_lifts_code_over_prose_only_for_code_like_queries(shop):
     paths, settings, embedder = shop
+    plain = RankingOptions(kind_weights=False, symbols=False, named_files=False, priors=False, path_words=False,
+                           coherence=0.0, signals=frozenset(), lexical_weight=1.0)
+    code = RankingOptions(**{**plain.__dict__, "signals": frozenset({"code"})})
     with open_store(paths, readonly=True) as store:
         ids = dict(store.db.execute("SELECT path, id FROM chunks WHERE path IN ('shop/cart.py', 'vendor_docs/cart.md')"))
-        doc, code = ids["vendor_docs/cart.md"], ids["shop/cart.py"]
-        ranked = RankedLists(dense=[doc, code], lexical=[doc, code], cosine={doc: 0.5, code: 0.4})
+        doc, code_id = ids["vendor_docs/cart.md"], ids["shop/cart.py"]
+
+        def pools(query: str) -> Pools:
+            return Pools(analyze(query), [doc, code_id], [doc, code_id], {doc: 0.5, code_id: 0.4}, {}, (), ())
+
         # RRF alone: doc 2/61 > code 2/62. With the code signal: code 1.2 * 2/62 = 0.0387 > 0.0328.
-        assert [r.path for r in fuse(store, ranked, "cart_total", top_n=2, signals=frozenset())] == ["vendor_docs/cart.md", "shop/cart.py"]
-        assert [r.path for r in fuse(store, ranked, "cart_total", top_n=2, signals=frozenset({"code"}))] == ["shop/cart.py", "vendor_docs/cart.md"]
-        assert [r.path for r in fuse(store, ranked, "how is the cart summed", top_n=2, signals=frozenset({"code"}))] == ["vendor_docs/cart.md", "shop/cart.py"]
-        lifted = fuse(store, ranked, "cart_total", top_n=2, signals=frozenset({"code"}))
+        assert [r.path for r in rank(store, pools("cart_total"), top_n=2, options=plain)] == ["vendor_docs/cart.md", "shop/cart.py"]
+        assert [r.path for r in rank(store, pools("cart_total"), top_n=2, options=code)] == ["shop/cart.py", "vendor_docs/cart.md"]
+        assert [r.path for r in rank(store, pools("how is the cart summed"), top_n=2, options=code)] == ["vendor_docs/cart.md", "shop/cart.py"]
+        lifted = rank(store, pools("cart_total"), top_n=2, options=code)
         assert [(r.score, r.dense_rank, r.lexical_rank) for r in lifted] == [(0.4, 2, 2), (0.5, 1, 1)]
 
 

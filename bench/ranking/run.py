@@ -91,10 +91,13 @@ def run_project(project: corpora.Project, config_names: list[str], *, cases=None
             absent = [e["path"] for e in case["expected"] if e["path"] not in indexed]
             if absent:
                 log(f"  not indexed: {case['id']} expects {', '.join(absent)}")
-            pools = gather(store, embedder, case["query"])
+            gathered = {}
             per = {}
             for name in config_names:
-                results = rank(store, pools, top_n=TOP_N, options=configs[name])
+                flag = configs[name].long_prompts
+                if flag not in gathered:
+                    gathered[flag] = gather(store, embedder, case["query"], long_prompts=flag)
+                results = rank(store, gathered[flag], top_n=TOP_N, options=configs[name])
                 per[name] = case_score(case, [(r.path, r.start_line, r.end_line) for r in results])
             out[case["id"]] = per
     return out

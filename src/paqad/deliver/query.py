@@ -82,7 +82,19 @@ def read_last_prompt(paths: ProjectPaths) -> dict | None:
     }
 
 
-def _prompt_label(recorded_at: str | None) -> str:
+PROMPT_WORDS_CHARS = 60  # how much of the prompt the section quotes, so a stale one cannot pass for fresh
+
+
+def prompt_words(prompt: str) -> str:
+    """The prompt's first words, quoted, on one line: ``"why does login fail for SSO users…"``."""
+    words = " ".join(prompt.split())
+    if len(words) > PROMPT_WORDS_CHARS:
+        words = words[: PROMPT_WORDS_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return f'"{words}"'
+
+
+def _prompt_label(recorded_at: str | None, prompt: str = "") -> str:
+    quoted = f" {prompt_words(prompt)}" if prompt.strip() else ""
     if recorded_at:
         try:
             moment = datetime.fromisoformat(recorded_at.replace("Z", "+00:00"))
@@ -91,8 +103,8 @@ def _prompt_label(recorded_at: str | None) -> str:
         if moment is not None:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
-            return f"last prompt (recorded {moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC)"
-    return "last prompt"
+            return f"last prompt{quoted} (recorded {moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC)"
+    return f"last prompt{quoted}"
 
 
 # --- changed files -----------------------------------------------------------------------------
@@ -210,7 +222,7 @@ def choose_query(paths: ProjectPaths, settings: Settings) -> Query | None:
     (``settings.rag_base_branch`` picks the base branch), else ``None`` (leave the section out)."""
     record = read_last_prompt(paths)
     if record is not None:
-        return Query(record["prompt"], "prompt", _prompt_label(record["recorded_at"]))
+        return Query(record["prompt"], "prompt", _prompt_label(record["recorded_at"], record["prompt"]))
     files = changed_files(paths.root, settings.rag_base_branch)
     if files:
         named = ", ".join(files[:5]) + (f", and {len(files) - 5} more" if len(files) > 5 else "")

@@ -20,11 +20,10 @@ from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, PaqadError
 from paqad.project import ProjectPaths, index_exists
 from paqad.build import IndexReport, sync
-from paqad.deliver.query import choose_query, read_last_prompt
-from paqad.deliver.render import render_section
+from paqad.deliver.delivery import deliver
+from paqad.deliver.query import choose_query, prompt_words, read_last_prompt
 from paqad.deliver.session_file import write_section
-from paqad.search import load_embedder, search
-from paqad.search.floor import apply_floor
+from paqad.search import load_embedder
 from paqad.status import record_last_refresh
 
 MAX_CATCH_UP_ROUNDS = 3  # prompts recorded while a refresh runs are answered by at most 3 more rounds
@@ -128,9 +127,10 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
             _check_drift(paths, settings)
             return RefreshOutcome(f"{sync_note}; no prompt and no changed files: section left out", wrote=True,
                                   seconds=time.perf_counter() - started)
-        results = search(paths, settings, query.text, embedder=embedder).results
-        outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-        write_section(paths.session_context, render_section(outcome, query.label))
+        delivery = deliver(paths, settings, query.text, query.label, embedder=embedder,
+                           is_prompt=query.source == "prompt")
+        outcome = delivery.outcome
+        write_section(paths.session_context, delivery.section)
         _check_drift(paths, settings)
     except Exception as exc:  # noqa: BLE001
         log_failure(paths, "refresh", exc)
@@ -164,8 +164,7 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     embedder = get_embedder_or_none(paths, settings)
     if time.monotonic() > deadline:
         return None
-    results = search(paths, settings, prompt, embedder=embedder).results
+    delivery = deliver(paths, settings, prompt, f"this prompt {prompt_words(prompt)}", embedder=embedder)
     if time.monotonic() > deadline:
         return None
-    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-    return render_section(outcome, "Query: this prompt")
+    return delivery.section

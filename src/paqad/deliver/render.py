@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from paqad.config import MAX_PASSAGE_CHARS, MAX_PASSAGES, MAX_POINTERS
-from paqad.search.floor import CONFIDENT, LOW_CONFIDENCE, FloorOutcome
+from paqad.search.floor import CONFIDENT, LOW_CONFIDENCE, FloorOutcome, confidence_of, percent
 from paqad.search.results import SearchResult
 
 SECTION_HEADING = "## Retrieved context"
@@ -27,15 +27,17 @@ _BACKTICK_RUN = re.compile(r"`+")
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def render_section(outcome: FloorOutcome, query_label: str) -> str:
+def render_section(outcome: FloorOutcome, query_label: str, *, skipped: str = "") -> str:
     """Markdown for the whole section, starting with ``## Retrieved context`` and ending in ``\\n``.
 
     ``query_label`` says what was searched for, e.g. ``last prompt (recorded 2026-11-30 07:40
     UTC)`` or ``changed files (3)`` (a label that already starts with ``Query:`` is used as is).
     Forms: up to 5 confident results as passages (each at most 1,200 characters); more than 5
     as up to 12 ``path:Lstart-end`` pointers with a one-line hint; 1-2 low-confidence passages;
-    or one line saying nothing passed the floor, with the best match %. Match % is
-    ``round(score * 100)``.
+    or one line saying nothing passed the floor, with the best match %. Match % is the result's
+    calibrated confidence as a whole percentage (:func:`paqad.search.floor.percent`), the same
+    value the floor compared; a passage below the floor says "low confidence". ``skipped``
+    (the reason a prompt needs no retrieval, e.g. ``session command``) gives a one-line nothing form.
     """
     label = query_label.strip()
     lines = [SECTION_HEADING, "", label if label.startswith("Query:") else f"Query: {label}"]
@@ -53,7 +55,7 @@ def render_section(outcome: FloorOutcome, query_label: str) -> str:
         lines.append(f"{len(results)} {noun} at or above the {floor} confidence floor.")
         lines.append(NOTE)
         for r in results:
-            lines += ["", *_passage(r, low_confidence=False)]
+            lines += ["", *_passage(r, low_confidence=percent(confidence_of(r)) < percent(outcome.threshold))]
     elif outcome.form == LOW_CONFIDENCE:
         relief = _percent(outcome.relief_floor)
         best = "the best match follows" if len(results) == 1 else f"the best {len(results)} follow"
@@ -64,6 +66,8 @@ def render_section(outcome: FloorOutcome, query_label: str) -> str:
         lines.append(NOTE)
         for r in results:
             lines += ["", *_passage(r, low_confidence=True)]
+    elif skipped:
+        lines.append(f"Nothing retrieved: this prompt needs no project context ({skipped}).")
     else:
         if outcome.best_score is None:
             lines.append("Nothing above the confidence floor (no matches in the index).")
@@ -73,13 +77,14 @@ def render_section(outcome: FloorOutcome, query_label: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _match(score: float) -> str:
-    return f"{round(score * 100)}%"
+def _match(value: float) -> str:
+    return f"{percent(value)}%"
 
 
 def _percent(value: float) -> str:
-    # 0.75 -> "75%", 0.755 -> "75.5%": a configured floor is shown as set, not rounded away.
-    return f"{round(value * 100, 1):g}%"
+    # The floor as compared: a whole percentage (0.755 -> "76%"), never a finer value that the
+    # comparison does not use.
+    return f"{percent(value)}%"
 
 
 def _trimmed_lines(result: SearchResult) -> tuple[list[str], int, int]:
@@ -126,7 +131,7 @@ def _passage(result: SearchResult, low_confidence: bool) -> list[str]:
     heading = f"### {result.path}:L{start}-{end}"
     if result.symbol:
         heading += f" · {result.symbol}"
-    heading += f" · match {_match(result.score)}"
+    heading += f" · match {_match(confidence_of(result))}"
     if low_confidence:
         heading += " · low confidence"
     body = _passage_body(lines, start, end)
@@ -149,7 +154,7 @@ def _pointer(result: SearchResult) -> str:
     line = f"- `{result.location}`"
     if result.symbol:
         line += f" {result.symbol}"
-    line += f" · {_match(result.score)}"
+    line += f" · {_match(confidence_of(result))}"
     hint = _hint(result.text)
     if hint:
         line += f" — {hint}"

@@ -53,7 +53,7 @@ from typing import Callable, Iterator, Sequence
 from paqad import store as store_mod
 from paqad.build import IndexReport, sync
 from paqad.config import MAX_PASSAGES, MAX_POINTERS, Settings, load_settings, paqad_home
-from paqad.deliver.render import render_section
+from paqad.deliver.delivery import deliver
 from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
 from paqad.evaluate.cases import EvalCase, load_cases, project_dir
@@ -63,8 +63,7 @@ from paqad.evaluate.metrics import distinct_files, recall_at_k, reciprocal_rank
 from paqad.evaluate.report import MODE_ARMS, MODES, RULES, EvalReport, build_report, load_snapshot, align_with_snapshot
 from paqad.index.sync import Progress
 from paqad.project import ProjectPaths
-from paqad.search import fuse, rank_candidates, search
-from paqad.search.floor import CONFIDENT, FloorOutcome, apply_floor
+from paqad.search.floor import CONFIDENT, FloorOutcome
 
 HIT_K = 5  # hit@5, partial@5 (issue 6)
 QUERY_LABEL = "this prompt"  # what the hook path labels a prompt query (refresh.section_for_prompt)
@@ -123,15 +122,13 @@ def run_case(
     """
     if arm == "off":
         return score_case(case, arm, None)
-    if arm == "lexical":
-        ranked = rank_candidates(store, embedder, case.query)
-        results = fuse(store, ranked, case.query, top_n=settings.rag_top_n, rankers=("lexical",))
-    elif arm in ("on", "rag"):
-        results = search(paths, settings, case.query, embedder=embedder, store=store).results
-    else:
+    if arm not in ("lexical", "on", "rag"):
         raise ValueError(f"unknown arm {arm!r}")
-    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-    return score_case(case, arm, outcome, render_section(outcome, QUERY_LABEL))
+    # The product's path (intent, search, floor, section), as refresh-context and the hook run it;
+    # the lexical arm without the dense ranker (keyword-only confidence).
+    delivery = deliver(paths, settings, case.query, QUERY_LABEL, embedder=None if arm == "lexical" else embedder,
+                       store=store)
+    return score_case(case, arm, delivery.outcome, delivery.section)
 
 
 # --- the temporary index and its persistent embedding cache ------------------------------------

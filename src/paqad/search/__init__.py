@@ -8,21 +8,22 @@ reason carried in :attr:`SearchResponse.degraded`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from paqad import store as store_mod
 from paqad.config import Settings
 from paqad.embed.base import Embedder
 from paqad.errors import IndexStaleError, PaqadError
 from paqad.project import ProjectPaths
-from paqad.search.fusion import POOL_SIZE, RankedLists, fuse, rank_candidates, reciprocal_rank_fusion
+from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.results import SearchResponse, SearchResult
 from paqad.search.signals import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like, is_test_path
-
-from paqad.search.ranking import RankingOptions, ablations, gather, rank
+from paqad.search.confidence import calibration_for
+from paqad.search.ranking import POOL_SIZE, Pools, RankingOptions, ablations, gather, rank
 
 __all__ = [
-    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "RankedLists", "RankingOptions", "SearchResponse", "SearchResult",
-    "ablations", "fuse", "gather", "is_code_like", "is_test_path", "load_embedder", "rank", "rank_candidates",
-    "reciprocal_rank_fusion", "search",
+    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "Pools", "RankingOptions", "SearchResponse", "SearchResult",
+    "ablations", "gather", "is_code_like", "is_test_path", "load_embedder", "rank", "reciprocal_rank_fusion", "search",
 ]
 
 NO_EMBEDDER = "semantic search unavailable (no embedding model loaded); keyword search only"
@@ -53,22 +54,23 @@ def search(
     path_prefix: str | None = None,
     embedder: Embedder | None = None,
     degraded: str | None = None,
-    signals: frozenset[str] = DEFAULT_SIGNALS,
-    rankers: tuple[str, ...] = ("dense", "lexical"),
+    options: RankingOptions = RankingOptions(),
     store: store_mod.IndexStore | None = None,
 ) -> SearchResponse:
-    """Search the project's index for ``query``: the fused list cut to ``top_n`` (default ``rag_top_n``).
+    """Search the project's index for ``query``: the ranked list cut to ``top_n`` (default
+    ``rag_top_n``), each result with its calibrated ``confidence`` and its ``score`` (cosine).
 
-    ``embedder`` None means keyword search only, with ``degraded`` (or a default line) as the
-    reason; a model that fails while embedding the query degrades the same way. Each result
-    carries its cosine as ``score``. ``store`` is an open index to reuse (else one is opened
-    read-only for the call). Raises IndexMissingError / IndexCorruptError, and IndexStaleError
-    when the index was built with another model than ``embedder``.
+    ``embedder`` None means keyword and symbol search only, with ``degraded`` (or a default
+    line) as the reason; a model that fails while embedding the query degrades the same way.
+    ``options`` choose rankers and signals (the defaults are the product's). ``store`` is an open
+    index to reuse (else one is opened read-only for the call). Raises IndexMissingError /
+    IndexCorruptError, and IndexStaleError when the index was built with another model than
+    ``embedder``.
     """
     own = store is None
     store = store or store_mod.open_store(paths, readonly=True)
     try:
-        use_dense = "dense" in rankers
+        use_dense = options.dense
         if use_dense and embedder is not None:
             meta = store.meta()
             if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:
@@ -76,14 +78,17 @@ def search(
                                        f"not {embedder.model_id}"])
         if use_dense and embedder is None:
             degraded = degraded or NO_EMBEDDER
+        model = embedder if use_dense else None
         try:
-            ranked = rank_candidates(store, embedder if use_dense else None, query, path_prefix=path_prefix)
+            pools = gather(store, model, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
         except PaqadError as exc:
-            if embedder is None or not use_dense or isinstance(exc, IndexStaleError):
+            if model is None or isinstance(exc, IndexStaleError):
                 raise
-            degraded = f"semantic search unavailable ({exc}); keyword search only"
-            ranked = rank_candidates(store, None, query, path_prefix=path_prefix)
-        results = fuse(store, ranked, query, top_n=top_n or settings.rag_top_n, signals=signals, rankers=rankers)
+            degraded, model = f"semantic search unavailable ({exc}); keyword search only", None
+            pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
+        ranking = options if model is not None else replace(options, dense=False)
+        calibration = calibration_for(model.model_id if model is not None else None)
+        results = rank(store, pools, top_n=top_n or settings.rag_top_n, options=ranking, calibration=calibration)
         return SearchResponse(tuple(results), degraded if use_dense else None)
     finally:
         if own:

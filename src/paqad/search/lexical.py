@@ -35,10 +35,16 @@ def keyword_expression(store: store_mod.IndexStore, terms: list[str]) -> str | N
     return fts_match_expression(present)
 
 
-def lexical_ranking(store: store_mod.IndexStore, query: str, pool: int, allowed: Sequence[int] | None = None) -> list[int]:
-    """Chunk ids by BM25 for ``query``, best first, at most ``pool``; only ``allowed`` ids when given."""
+def lexical_hits(store: store_mod.IndexStore, query: str, pool: int,
+                 allowed: Sequence[int] | None = None) -> list[tuple[int, float]]:
+    """``(chunk id, BM25 score)`` for ``query``, best first, at most ``pool``; only ``allowed`` ids
+    when given. Scores are FTS5's negated ``bm25()``: higher is better, comparable within a query."""
     expression = keyword_expression(store, query_terms(query))
     if not expression:
         return []
-    hits = store.bm25(expression, pool, None if allowed is None else list(allowed))
-    return [cid for cid, _ in hits[:pool]]
+    return store.bm25(expression, pool, None if allowed is None else list(allowed))[:pool]
+
+
+def lexical_ranking(store: store_mod.IndexStore, query: str, pool: int, allowed: Sequence[int] | None = None) -> list[int]:
+    """Chunk ids by BM25 for ``query``, best first, at most ``pool``; only ``allowed`` ids when given."""
+    return [cid for cid, _ in lexical_hits(store, query, pool, allowed)]

@@ -130,6 +130,16 @@ class IndexStore:
         """Every indexed file by path."""
         return {r[0]: FileRow(*r) for r in self.db.execute("SELECT path, size, mtime_ns, sha256, language, chunk_count FROM files")}
 
+    def file_paths(self) -> tuple[str, ...]:
+        """Every indexed path, sorted; read once per generation of the index and kept."""
+        generation = self.generation
+        cached = getattr(self, "_paths", None)
+        if cached is None or cached[0] != generation:
+            paths = tuple(r[0] for r in self.db.execute("SELECT path FROM files ORDER BY path"))
+            self._paths = (generation, paths)
+            return paths
+        return cached[1]
+
     def delete_files(self, paths: Iterable[str]) -> int:
         """Remove files and their chunks (and FTS rows). Returns the number of chunks removed."""
         removed = 0
@@ -198,21 +208,6 @@ class IndexStore:
         marks = ",".join("?" * len(paths))
         return [int(r[0]) for r in self.db.execute(
             f"SELECT id FROM chunks WHERE path IN ({marks}) ORDER BY path, start_line LIMIT ?", [*paths, limit])]
-
-    def paths_ending_with(self, names: Sequence[str], limit: int = 50) -> list[str]:
-        """Indexed file paths equal to, or ending in ``/`` + one of ``names`` (file names or
-        project-relative path tails such as ``lib/websocket.js``)."""
-        found: dict[str, None] = {}
-        for name in dict.fromkeys(names):
-            name = name.strip("/")
-            if not name:
-                continue
-            for r in self.db.execute(
-                "SELECT path FROM files WHERE path = ? OR substr(path, -?) = ? LIMIT ?",
-                (name, len(name) + 1, "/" + name, limit),
-            ):
-                found.setdefault(r[0], None)
-        return list(found)[:limit]
 
     def counts(self) -> dict[str, object]:
         files = self.db.execute("SELECT COUNT(*) FROM files").fetchone()[0]

@@ -1,0 +1,56 @@
+"""What one query delivers: intent check, search, floor, section (DESIGN §8.6, §9).
+
+:func:`deliver` is the one path from a query to the ``## Retrieved context`` section, shared by
+the background refresh, the prompt hook's in-budget answer and ``rag eval``:
+
+1. a prompt that needs no retrieval (:mod:`paqad.deliver.intent`) gets the nothing form at once;
+2. otherwise :func:`paqad.search.search` (calibrated confidence on every result), then the floor
+   (:func:`paqad.search.floor.apply_floor`), then :func:`paqad.deliver.render.render_section`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paqad import store as store_mod
+from paqad.config import Settings
+from paqad.deliver.intent import Intent, classify
+from paqad.deliver.render import render_section
+from paqad.embed.base import Embedder
+from paqad.project import ProjectPaths
+from paqad.search import search
+from paqad.search.floor import NOTHING, FloorOutcome, apply_floor
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """The floor's outcome, the rendered section, the prompt's intent and, when semantic search
+    could not be used, why (``degraded``)."""
+
+    outcome: FloorOutcome
+    section: str
+    intent: Intent
+    degraded: str | None = None
+
+
+def deliver(
+    paths: ProjectPaths,
+    settings: Settings,
+    text: str,
+    label: str,
+    *,
+    embedder: Embedder | None,
+    degraded: str | None = None,
+    store: store_mod.IndexStore | None = None,
+    is_prompt: bool = True,
+) -> Delivery:
+    """The section for ``text`` (a prompt, or a changed-files query when ``is_prompt`` is False),
+    labelled ``label`` after ``Query:``. Raises what :func:`paqad.search.search` raises."""
+    threshold, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
+    intent = classify(text) if is_prompt else Intent(True)
+    if not intent.needs_retrieval:
+        outcome = FloorOutcome(NOTHING, (), None, threshold, relief)
+        return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
+    response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store)
+    outcome = apply_floor(response.results, threshold, relief)
+    return Delivery(outcome, render_section(outcome, label), intent, response.degraded)

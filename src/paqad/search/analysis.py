@@ -1,0 +1,239 @@
+"""What a query says before anything is searched: its kind, the identifiers and file paths it
+names, traceback frames, and the text each ranker should see (DESIGN §8.3-8.4).
+
+- **Kind.** A query that is one identifier (``ServeHTTP``, ``parse_header``, ``_private``, or
+  qualified: ``Router.Match``, ``YAML::Node``, ``a->b``, ``App\\Handler``, ``Foo#bar``) is a
+  *symbol* query; anything else is *prose*, possibly with identifiers embedded in it
+  (``how does mergeOptions treat arrays``). The rule follows semble's query classifier (see
+  ``shared/ANCHORS.md``).
+- **Identifiers** in prose: ``snake_case``, ``camelCase``, ``PascalCase`` with two or more humps,
+  qualified names, ``call()`` syntax and anything in backticks; plain English words and acronyms
+  (``JSON``) are not identifiers.
+- **Paths** (``lib/websocket.js``, ``bytes.rs:412``) and **traceback frames** (Python ``File "x",
+  line N, in f``; Java/JS ``at a.b.C.m(File.java:12)``; Ruby ``x.rb:12:in 'm'``; PHP
+  ``#0 X.php(12): A->m()``; Go/Rust ``file.go:123``) from pasted errors.
+- **Long prompts** (issue texts, 400+ characters or 6+ lines): BM25 gets the identifiers, paths
+  and the prose without the pasted frames; the embedding gets the first paragraph plus the
+  names found (the model reads only 256 word pieces).
+
+    info = analyze("where is `merge_settings` defined")
+    info.kind, [i.text for i in info.identifiers]      # ('prose', ['merge_settings'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from paqad.index.tokens import STOPWORDS
+
+SYMBOL, PROSE = "symbol", "prose"
+LONG_PROMPT_CHARS = 400
+LONG_PROMPT_LINES = 6
+DENSE_HEAD_CHARS = 600  # of a long prompt's prose, what the embedding reads before the names
+MAX_IDENTIFIERS = 24
+
+_QUALIFIER = re.compile(r"::|->|\\|#|\.")
+_SINGLE_IDENTIFIER = re.compile(
+    r"[`'\"]?(?P<id>[A-Za-z_$][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*)(?:\(\))?[`'\"]?\??"
+)
+_CANDIDATE = re.compile(r"`[^`\n]{1,80}`|[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*(?:\(\))?")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_HUMPS = re.compile(r"[A-Z][a-z0-9]+")
+_EXTENSIONS = (
+    "py pyi js jsx mjs cjs ts tsx mts cts go rs java kt kts scala c h cc cpp cxx hpp hh hxx rb rake php cs swift "
+    "lua sh bash m mm ex exs dart vue svelte json yaml yml toml md rst txt gemspec"
+).split()
+_PATH = re.compile(
+    r"(?<![\w.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.(?:" + "|".join(_EXTENSIONS) + r"))(?::(\d+))?(?![\w])"
+)
+_PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
+_JAVA_FRAME = re.compile(r"\bat ([\w$.<>]+)\(([\w$.-]+):(\d+)\)")
+_JS_FRAME = re.compile(r"\bat (?:async )?([\w$.<>\[\] ]+?) \(([^():\s]+):(\d+)(?::\d+)?\)")
+_RUBY_FRAME = re.compile(r"([\w./-]+\.rb):(\d+):in [`'](?:[\w:]+[#.])?([\w?!=]+)'")
+_PHP_FRAME = re.compile(r"#\d+ ([\w./\\-]+\.php)\((\d+)\): ([\w\\]+(?:->|::)[\w]+)")
+# "spec" alone is a common word ("type spec"); tests are asked for by these
+_TEST_WORDS = re.compile(r"\b(tests?|testing|tested|unit[- ]tests?|test (suite|case)s?|specs|spec files?|fixtures?)\b",
+                         re.IGNORECASE)
+_CONFIG_WORDS = re.compile(
+    r"\b(config\w*|settings?|ci|workflows?|pipelines?|build|builds|cmake|makefile|autotools|dependenc\w*|versions?|"
+    r"packag\w*|install\w*|yaml|json|toml|cargo|npm|manifest|docker\w*|compose|lint\w*|features?)\b", re.IGNORECASE)
+_DOC_WORDS = re.compile(r"\b(readme|docs?|documentation|documented|changelog|guide|tutorial)\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+@dataclass(frozen=True)
+class Identifier:
+    """One identifier the query names.
+
+    ``text`` as written (no backticks or ``()``); ``parts`` its components split at ``.``,
+    ``::``, ``->``, ``\\`` and ``#``; ``embedded``: found inside prose (not the whole query).
+    """
+
+    text: str
+    parts: tuple[str, ...]
+    embedded: bool
+
+    @property
+    def name(self) -> str:
+        """The last component: what a definition of it is named."""
+        return self.parts[-1]
+
+    @property
+    def qualified(self) -> bool:
+        return len(self.parts) > 1
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a pasted traceback: the file as printed, its line, the function when given."""
+
+    path: str
+    line: int | None
+    function: str | None
+
+
+@dataclass(frozen=True)
+class QueryInfo:
+    """Everything :func:`analyze` reads from a query (see the module docstring)."""
+
+    text: str
+    kind: str
+    identifiers: tuple[Identifier, ...]
+    paths: tuple[str, ...]
+    frames: tuple[Frame, ...]
+    words: tuple[str, ...]
+    long: bool
+    lexical_text: str
+    dense_text: str
+    mentions_tests: bool
+    mentions_docs: bool
+    mentions_config: bool = False
+
+
+def _split(identifier: str) -> tuple[str, ...]:
+    return tuple(p for p in _QUALIFIER.split(identifier) if p)
+
+
+def _is_identifier(token: str) -> bool:
+    """Identifier-shaped, not a plain word: ``snake_case``, ``camelCase``, ``PascalCase`` with two
+    humps, ``_private``, qualified (``a.b``, ``A::B``), or ending in ``()``."""
+    core = token.removesuffix("()")
+    if token.endswith("()") and core:
+        return True
+    if _QUALIFIER.search(core):
+        parts = _split(core)
+        # "e.g" / "i.e" and version-like strings are not names
+        return len(parts) > 1 and all(p[0].isalpha() or p[0] in "_$~" for p in parts) and max(map(len, parts)) > 1
+    if core.startswith("_") and len(core) > 1:
+        return True
+    if "_" in core.strip("_") and any(ch.isalpha() for ch in core):
+        return True
+    if _CAMEL.search(core):
+        return True
+    return len(_HUMPS.findall(core)) >= 2
+
+
+def _symbol_query(query: str) -> Identifier | None:
+    """The identifier when the whole query is one (semble's rule: an uppercase letter, an
+    underscore, a leading ``_`` or a qualifier makes a single token a symbol)."""
+    stripped = query.strip()
+    for _ in range(3):  # C++/Rust/Java generics: `convert<bool>::decode`, `Vec<T>::push`
+        stripped = re.sub(r"<[^<>\n]*>", "", stripped)
+    match = _SINGLE_IDENTIFIER.fullmatch(stripped)
+    if not match:
+        return None
+    token = match.group("id")
+    if not (any(ch.isupper() for ch in token) or "_" in token or _QUALIFIER.search(token)):
+        return None
+    return Identifier(token, _split(token), embedded=False)
+
+
+def _frames(text: str) -> list[Frame]:
+    frames: list[Frame] = []
+    for m in _PY_FRAME.finditer(text):
+        frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
+    for m in _JAVA_FRAME.finditer(text):
+        frames.append(Frame(m.group(2), int(m.group(3)), m.group(1)))
+    for m in _JS_FRAME.finditer(text):
+        frames.append(Frame(m.group(2), int(m.group(3)), m.group(1).strip()))
+    for m in _RUBY_FRAME.finditer(text):
+        frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
+    for m in _PHP_FRAME.finditer(text):
+        frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
+    return frames
+
+
+_FRAME_LINE = re.compile(
+    r'^\s*(File "|at |#\d+ |Traceback|\S+\.(?:rb|go|rs|php|py|js|ts):\d+|goroutine |thread \'|\.\.\. \d+ more)'
+)
+
+
+def _prose_of(text: str) -> str:
+    """The prompt without pasted traceback lines (kept for BM25's identifiers separately)."""
+    return "\n".join(line for line in text.splitlines() if not _FRAME_LINE.match(line))
+
+
+@lru_cache(maxsize=256)
+def analyze(query: str) -> QueryInfo:
+    """Read a query (see the module docstring). Never raises."""
+    text = query.strip()
+    single = _symbol_query(text)
+    identifiers: dict[str, Identifier] = {}
+    if single is not None:
+        identifiers[single.text] = single
+    frames = _frames(text)
+    for frame in frames:
+        if frame.function:
+            name = frame.function.replace("<", "").replace(">", "").strip(".")
+            parts = _split(name)
+            if parts and _is_identifier(name) or parts and len(parts[-1]) > 2:
+                # frames name functions even when they look like words (`parse`)
+                identifiers.setdefault(name, Identifier(name, parts[-2:] if len(parts) > 1 else parts, True))
+    paths: dict[str, None] = {}
+    for m in _PATH.finditer(text):
+        paths.setdefault(m.group(1).lstrip("./"), None)
+    for frame in frames:
+        paths.setdefault(frame.path.replace("\\", "/").lstrip("./"), None)
+    path_spans = [m.span(1) for m in _PATH.finditer(text)]
+    if single is None:
+        for m in _CANDIDATE.finditer(text):
+            token = m.group(0)
+            if any(a <= m.start() < b for a, b in path_spans):
+                continue  # a file name is not an identifier
+            backticked = token.startswith("`")
+            core = token.strip("`").strip().removesuffix("()")
+            if not core or not re.fullmatch(r"[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*", core):
+                continue
+            if backticked or _is_identifier(token):
+                identifiers.setdefault(core, Identifier(core, _split(core), embedded=True))
+            if len(identifiers) >= MAX_IDENTIFIERS:
+                break
+    words = tuple(dict.fromkeys(
+        w.lower() for w in _WORD.findall(_prose_of(text)) if len(w) > 2 and w.lower() not in STOPWORDS
+    ))
+    lines = text.count("\n") + 1
+    long = len(text) > LONG_PROMPT_CHARS or lines >= LONG_PROMPT_LINES
+    names = [i.text for i in identifiers.values()]
+    if long:
+        prose = _prose_of(text)
+        lexical = " ".join([prose, *names, *paths])
+        head = prose.strip()[:DENSE_HEAD_CHARS]
+        dense = head + ("\n" + " ".join(names) if names else "")
+    else:
+        lexical = dense = text
+    return QueryInfo(
+        text=text,
+        kind=SYMBOL if single is not None else PROSE,
+        identifiers=tuple(identifiers.values()),
+        paths=tuple(paths),
+        frames=tuple(frames),
+        words=words,
+        long=long,
+        lexical_text=lexical,
+        dense_text=dense,
+        mentions_tests=bool(_TEST_WORDS.search(text)),
+        mentions_docs=bool(_DOC_WORDS.search(text)),
+        mentions_config=bool(_CONFIG_WORDS.search(text)),
+    )

@@ -1,0 +1,96 @@
+"""Symbols as evidence (DESIGN §8.3): which chunks define the identifiers a query names.
+
+Two sources, combined by :func:`definition_matches`:
+
+- the index's symbol table (every symbol whose definition line a chunk holds, from the chunker:
+  functions, methods, classes, impl blocks, ...), looked up by name before ranking, so the
+  defining chunk is a candidate even when neither the dense nor the BM25 pool found it
+  (:func:`symbol_pool`);
+- a language-agnostic definition pattern run over candidate chunks, for what the chunker does
+  not label: constants, macros, type aliases, variables holding functions (:func:`defines_in_text`).
+
+A match is *qualified* when the query's qualifier agrees with the symbol path (``Router.Match``
+against ``Router.Match``), which ranks above a bare name match (``Match`` of another type).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from paqad import store as store_mod
+from paqad.search.analysis import Identifier, QueryInfo
+
+MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says little
+
+_KEYWORDS = (
+    r"def|class|func|fn|function|struct|interface|trait|type|typedef|enum|union|module|protocol|record|object|"
+    r"impl|macro_rules!|const|let|var|val|alias|namespace|package|subroutine|sub|procedure"
+)
+_MODIFIERS = (
+    r"(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|final|abstract|async|unsafe|"
+    r"extern|inline|virtual|override|readonly|open|sealed|data|declare|local|mut)\s+)*"
+)
+
+
+@dataclass(frozen=True)
+class DefinitionMatch:
+    """A chunk that defines one of the query's identifiers.
+
+    ``qualified``: the identifier's qualifier matches the symbol path too; ``embedded``: the
+    identifier was found inside prose (weaker evidence than a symbol query).
+    """
+
+    chunk_id: int
+    identifier: Identifier
+    qualified: bool
+
+
+def _qualifier_matches(identifier: Identifier, symbol: str) -> bool:
+    if not identifier.qualified:
+        return True
+    want = [p.lower() for p in identifier.parts]
+    have = [p.lower() for p in re.split(r"::|\.", symbol) if p]
+    return len(have) >= len(want) and have[-len(want):] == want
+
+
+def symbol_pool(store: store_mod.IndexStore, info: QueryInfo) -> list[DefinitionMatch]:
+    """Chunks whose symbol-table entries define a query identifier, qualified matches first."""
+    by_key: dict[str, list[Identifier]] = {}
+    for identifier in info.identifiers:
+        key = store_mod.symbol_key(identifier.name)
+        if len(key) >= 2:
+            by_key.setdefault(key, []).append(identifier)
+    if not by_key:
+        return []
+    found: list[DefinitionMatch] = []
+    rows = store.definitions(list(by_key), limit=MAX_DEFINITIONS_PER_NAME * len(by_key))
+    counts: dict[str, int] = {}
+    for chunk_id, symbol in rows:
+        key = store_mod.symbol_key(symbol)
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] > MAX_DEFINITIONS_PER_NAME:
+            continue
+        for identifier in by_key.get(key, ()):
+            found.append(DefinitionMatch(chunk_id, identifier, _qualifier_matches(identifier, symbol)))
+    found.sort(key=lambda m: (not m.qualified, m.identifier.embedded, m.chunk_id))
+    return found
+
+
+@lru_cache(maxsize=512)
+def _definition_pattern(name: str) -> re.Pattern[str]:
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*{_MODIFIERS}(?:(?:{_KEYWORDS})\b[^\n]{{0,80}}?(?<![\w$]){escaped}(?![\w$])"  # keyword ... Name
+        rf"|#\s*define\s+{escaped}\b"  # C macros
+        rf"|(?:[\w$.]+\.)?{escaped}\s*(?::[^=\n]{{1,60}})?=(?!=)"  # NAME = ..., x.name = ... (JS/Python)
+        rf"|{escaped}\s*:=)",  # Go
+        re.MULTILINE,
+    )
+
+
+def defines_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` holds a line defining ``name`` (a keyword, then the name; a macro; an
+    assignment at the start of a line). Case-sensitive: ``Match`` is not ``match``."""
+    return len(name) >= 2 and bool(_definition_pattern(name).search(text))
