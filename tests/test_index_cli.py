@@ -233,8 +233,11 @@ def test_probe_json_rows_and_floor_fields(project):
     first = data["results"][0]
     assert (first["rank"], first["path"], first["symbol"], first["start_line"], first["end_line"]) == (
         1, "src/demo/auth.py", "hash_password", 1, 9)  # the module docstring and imports are folded in
-    assert set(first) >= {"score", "fused_rank", "above_floor", "above_relief", "gap_to_floor"}
-    assert first["gap_to_floor"] == round(first["score"] - 0.75, 4)
+    assert set(first) >= {"confidence", "cosine", "score", "fused_rank", "band", "above_floor", "above_relief", "gap_to_floor"}
+    # the floor compares the calibrated confidence, not the cosine
+    assert first["gap_to_floor"] == round(first["confidence"] - 0.75, 4)
+    assert first["band"] == "confident" and first["above_floor"] is True
+    assert first["cosine"] == first["score"] and first["confidence"] != first["cosine"]
     assert len(data["results"]) == 3
 
 

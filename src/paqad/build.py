@@ -36,7 +36,7 @@ from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
 from paqad import store as store_mod
-from paqad.status import expected_meta, index_state, stale_reasons
+from paqad.store.state import expected_meta, index_state, stale_reasons
 
 EMBED_BATCH = 64  # chunks per local model call and per cache commit
 REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips

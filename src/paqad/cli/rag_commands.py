@@ -293,8 +293,10 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
 def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root) -> None:
     """Search the index and show the top results before the confidence floor.
 
-    Syncs changed files first. Each row: rank, path, line range, symbol, score (cosine),
-    fused rank, whether it is above the floor / relief floor, and the gap to the floor.
+    Syncs changed files first. Each row: rank, path and line range, symbol, match (the
+    calibrated confidence that the passage is relevant, what the floor compares), cosine, the
+    ranks in the dense and BM25 pools, band (confident / relief / below) and the gap between the
+    confidence and the floor.
 
     \b
     Examples:
@@ -315,27 +317,33 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         sync(paths, settings, embedder, blocking=False)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
-    results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder).results
+    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder)
+    results = response.results
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
-    rows = [
-        {
+    from paqad.search.floor import confidence_of, percent
+
+    rows = []
+    for r in results:
+        confidence = confidence_of(r)
+        band = ("confident" if percent(confidence) >= percent(floor)
+                else "relief" if percent(confidence) >= percent(relief) else "below")
+        rows.append({
             "rank": r.fused_rank, "path": r.path, "start_line": r.start_line, "end_line": r.end_line,
-            "symbol": r.symbol, "score": round(r.score, 4), "fused_rank": r.fused_rank,
-            "dense_rank": r.dense_rank, "lexical_rank": r.lexical_rank,
-            "above_floor": r.score >= floor, "above_relief": r.score >= relief,
-            "gap_to_floor": round(r.score - floor, 4),
-        }
-        for r in results
-    ]
+            "symbol": r.symbol, "confidence": round(confidence, 4), "cosine": round(r.score, 4),
+            "score": round(r.score, 4), "fused_rank": r.fused_rank, "dense_rank": r.dense_rank,
+            "lexical_rank": r.lexical_rank, "band": band, "above_floor": band == "confident",
+            "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4),
+        })
     if as_json:
-        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
+        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
+                               "results": rows}, indent=2))
         return
     if not sys.stdout.isatty():
         if rows:
-            click.echo("rank  score  band    location  symbol")
+            click.echo("rank  match  cosine  band       location  symbol")
         for row in rows:
             click.echo(
-                f"{row['rank']:>2}  {row['score']:.3f}  {'floor' if row['above_floor'] else 'relief' if row['above_relief'] else 'below'}"
+                f"{row['rank']:>4}  {percent(row['confidence']):>4}%  {row['cosine']:>6.3f}  {row['band']:<9}"
                 f"  {row['path']}:L{row['start_line']}-{row['end_line']}  {row['symbol'] or ''}"
             )
     else:
@@ -343,13 +351,13 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
 
         stdout = _stdout()
         table = Table(show_header=True, header_style="bold")
-        for col in ("#", "path:lines", "symbol", "score", "dense", "bm25", "floor", "relief", "gap"):
+        for col in ("#", "path:lines", "symbol", "match", "cosine", "dense", "bm25", "band", "gap"):
             table.add_column(col, overflow="fold")
         for row in rows:
             table.add_row(
                 str(row["rank"]), f"{row['path']}:L{row['start_line']}-{row['end_line']}", row["symbol"] or "",
-                f"{row['score']:.3f}", str(row["dense_rank"] or "-"), str(row["lexical_rank"] or "-"),
-                "yes" if row["above_floor"] else "no", "yes" if row["above_relief"] else "no", f"{row['gap_to_floor']:+.3f}",
+                f"{percent(row['confidence'])}%", f"{row['cosine']:.3f}", str(row["dense_rank"] or "-"),
+                str(row["lexical_rank"] or "-"), row["band"], f"{row['gap_to_floor']:+.3f}",
             )
         stdout.print(table)
     if not rows:

@@ -1,0 +1,123 @@
+"""The index on disk judged against the settings: valid, or stale and why (no model loaded).
+
+An index records what it was built with (schema, chunker version, provider, model, precision,
+model fingerprint); :func:`stale_reasons` lists every difference with the settings in force.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from paqad.config import Settings
+from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, PaqadError
+from paqad.index.chunking import CHUNKER_VERSION
+from paqad.project import ProjectPaths
+from paqad.store.index_store import index_size_bytes, read_summary
+from paqad.store.schema import SCHEMA_VERSION
+
+
+def expected_meta(settings: Settings) -> dict[str, str]:
+    """What an index must record to be valid for ``settings`` (without loading the model)."""
+    return {
+        "schema_version": str(SCHEMA_VERSION),
+        "chunker_version": str(CHUNKER_VERSION),
+        "provider": settings.rag_embedding_provider,
+        "model": settings.rag_embedding_model,
+        "precision": settings.rag_embedding_precision if settings.rag_embedding_provider == "local" else "",
+    }
+
+
+_META_LABELS = {"schema_version": "schema", "chunker_version": "chunker version", "provider": "provider",
+                "model": "model", "precision": "model precision"}
+
+
+def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str | None = None) -> list[str]:
+    """Why an index recorded with ``meta`` cannot be used as is with ``settings`` (empty: valid)."""
+    if not meta.get("built_at"):
+        return ["no complete build yet"]
+    reasons = []
+    for key, want in expected_meta(settings).items():
+        have = meta.get(key, "")
+        if have != want:
+            reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
+    if fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
+        reasons.append(f"embedding model files or runtime changed ({meta['fingerprint']} -> {fingerprint})")
+    return reasons
+
+
+@dataclass(frozen=True)
+class IndexState:
+    """The index on disk judged against the settings (no model loaded).
+
+    ``reasons`` says why it is not ``valid`` (or that it is missing / unreadable); counts are 0
+    and recorded values None when there is no readable index. ``size_bytes`` is everything
+    under ``.paqad/vectors/``. Times are ISO-8601 UTC strings.
+    """
+
+    present: bool
+    valid: bool
+    reasons: tuple[str, ...]
+    provider: str | None = None
+    model: str | None = None
+    dimension: int | None = None
+    chunker_version: str | None = None
+    schema_version: str | None = None
+    files: int = 0
+    chunks: int = 0
+    languages: dict[str, int] = field(default_factory=dict)
+    cached_embeddings: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
+    size_bytes: int = 0
+    built_at: str | None = None
+    refreshed_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "present": self.present,
+            "valid": self.valid,
+            "stale_reasons": list(self.reasons) if self.present else [],
+            "provider": self.provider,
+            "model": self.model,
+            "dimension": self.dimension,
+            "chunker_version": self.chunker_version,
+            "schema_version": self.schema_version,
+            "files": self.files,
+            "chunks": self.chunks,
+            "languages": dict(self.languages),
+            "cached_embeddings": self.cached_embeddings,
+            "rejected": dict(self.rejected),
+            "size_bytes": self.size_bytes,
+            "built_at": self.built_at,
+            "refreshed_at": self.refreshed_at,
+        }
+
+
+def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
+    """Read the index's meta and counts and judge them against ``settings``."""
+    try:
+        meta, counts = read_summary(paths)
+    except IndexMissingError:
+        return IndexState(False, False, (NO_INDEX_MESSAGE,))
+    except PaqadError as exc:
+        return IndexState(True, False, (f"index unreadable: {exc}",), size_bytes=index_size_bytes(paths))
+    reasons = stale_reasons(meta, settings)
+    return IndexState(
+        present=True,
+        valid=not reasons,
+        reasons=tuple(reasons),
+        provider=meta.get("provider"),
+        model=meta.get("model"),
+        dimension=int(meta["dimension"]) if meta.get("dimension") else None,
+        chunker_version=meta.get("chunker_version"),
+        schema_version=meta.get("schema_version"),
+        files=int(counts.get("files", 0)),
+        chunks=int(counts.get("chunks", 0)),
+        languages=dict(counts.get("languages", {})),
+        cached_embeddings=int(counts.get("cached_embeddings", 0)),
+        rejected=json.loads(meta.get("rejected") or "{}"),
+        size_bytes=index_size_bytes(paths),
+        built_at=meta.get("built_at"),
+        refreshed_at=meta.get("refreshed_at"),
+    )
