@@ -68,7 +68,7 @@ def configurations():
 
 
 def run_project(project: corpora.Project, config_names: list[str], *, cases=None, rebuild: bool = False,
-                log=print) -> dict[str, dict[str, Score]]:
+                log=print, max_file_size: int | None = None) -> dict[str, dict[str, Score]]:
     from paqad import store as store_mod
     from paqad.build import sync
     from paqad.config import load_settings
@@ -78,7 +78,7 @@ def run_project(project: corpora.Project, config_names: list[str], *, cases=None
 
     root = corpora.materialise(project)
     paths = ProjectPaths(root)
-    settings = load_settings(paths, environ={})
+    settings = load_settings(paths, environ={} if max_file_size is None else {"PAQAD_RAG_MAX_FILE_SIZE": str(max_file_size)})
     embedder = get_embedder(settings, paths)
     started = time.perf_counter()
     report = sync(paths, settings, embedder, full=rebuild)
@@ -112,6 +112,7 @@ def main() -> int:
     parser.add_argument("--git", action="store_true", help="run the cases mined from git history instead")
     parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--max-file-size", type=int, default=None, help="rag_max_file_size in bytes (default: 153600)")
     parser.add_argument("--list", action="store_true", help="list the configurations and exit")
     args = parser.parse_args()
     if args.list:
@@ -135,7 +136,7 @@ def main() -> int:
         else:
             cases = [c for c in project.cases if not kinds or c["kind"] in kinds]
         print(f"{project.name} ({project.language}, {project.split}, {len(cases)} cases)", flush=True)
-        scores = run_project(project, config_names, cases=cases, rebuild=args.rebuild)
+        scores = run_project(project, config_names, cases=cases, rebuild=args.rebuild, max_file_size=args.max_file_size)
         all_scores.update(scores)
         for case in cases:
             case_info[case["id"]] = (project.split, case["kind"], project.language, bool(case.get("long")))

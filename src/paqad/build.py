@@ -48,7 +48,8 @@ class IndexReport:
 
     ``embedded`` counts distinct texts sent to the model (identical chunks are embedded once),
     ``embedded_chunks`` chunks whose vector was not in the cache, ``cached`` those whose was.
-    ``rejected`` counts files left out per reason code (``"check:too-large": 2``).
+    ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
+    ``large_sources`` names the too-large ones that look hand-written, as (path, bytes).
     """
 
     full: bool = False
@@ -63,6 +64,7 @@ class IndexReport:
     embedded_chunks: int = 0
     cached: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
+    large_sources: tuple[tuple[str, int], ...] = ()
     seconds: float = 0.0
     embed_seconds: float = 0.0
 
@@ -158,7 +160,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
 
     report = IndexReport(
         full=full, reason=reason, files_total=len(plan.discovery.eligible), files_changed=len(files.changed),
-        files_removed=len(plan.removed), rejected=rejected, **embedding,
+        files_removed=len(plan.removed), rejected=rejected, large_sources=plan.large_sources, **embedding,
     )
     if not (files.changed or plan.removed or files.touched or full):
         return dataclasses.replace(report, chunks_total=store.chunk_count())
@@ -171,6 +173,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
         "fingerprint": embedder.fingerprint,
         "refreshed_at": now,
         "rejected": json.dumps(rejected, sort_keys=True),
+        "large_sources": json.dumps([list(item) for item in plan.large_sources]),
     }
     if full:
         meta_values["built_at"] = now

@@ -129,6 +129,11 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
             notify=lambda line: click.echo(line, err=True), progress=progress,
         )
     settings = result.settings
+    from paqad.index.sync import large_sources_note
+
+    note = large_sources_note(result.report.large_sources, settings.rag_max_file_size)
+    if note:
+        click.echo(f"note: {note}", err=True)
     click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {result.report.summary()}")
 
 
@@ -244,6 +249,12 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         if idx["rejected"]:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
             stdout.print(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
+        from paqad.index.sync import large_sources_note
+
+        note = large_sources_note([(i["path"], i["bytes"]) for i in idx.get("large_sources", [])],
+                                  data["settings"]["rag_max_file_size"]["value"])
+        if note:
+            stdout.print(f"  {note}", markup=False)
         stdout.print(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
     last = data["last_refresh"]
     if last:

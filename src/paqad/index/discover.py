@@ -258,7 +258,7 @@ class _Rules:
         if not unchanged:
             reason = content_reason(Path(path), st.st_size, self.max_file_size)
             if reason is not None:
-                return FilterDecision(rel, False, reason)
+                return FilterDecision(rel, False, reason, st.st_size if reason == "check:too-large" else 0)
         return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
 
 

@@ -25,12 +25,14 @@ from typing import Callable, Mapping
 
 from paqad.index.chunking import Chunk, chunk_file
 from paqad.index.discover import Discovery, discover
-from paqad.index.filters import FilterDecision
+from paqad.index.filters import FilterDecision, looks_hand_written
 from paqad.index.languages import language_for_path
 
 # (stage, done, total). Bar stages: "discover", "chunk", "embed". Info stages, sent once:
 # "eligible" (eligible files, files seen) and "cached" (chunks found in the cache, chunks to embed).
 Progress = Callable[[str, int, int], None]
+
+MAX_LARGE_CHECKED = 50  # too-large files read to tell hand-written source from generated data
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,15 @@ class SyncPlan:
 
     ``discovery``: the walk; ``full``: rebuild everything; ``removed``: indexed paths that are no
     longer eligible (deleted, now ignored or filtered out); ``to_read``: eligible files whose size
-    or mtime differ from the index (every eligible file when ``full``).
+    or mtime differ from the index (every eligible file when ``full``); ``large_sources``: files
+    skipped as larger than ``rag_max_file_size`` that look hand-written, as (path, bytes).
     """
 
     discovery: Discovery
     full: bool
     removed: tuple[str, ...]
     to_read: tuple[FilterDecision, ...]
+    large_sources: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,9 @@ def plan_sync(root: Path, max_file_size: int, known: Mapping[str, FileRow], full
         d for d in found.eligible
         if full or not (d.path in known and stats[d.path] == (d.size, d.mtime_ns))
     )
-    return SyncPlan(found, full, removed, to_read)
+    too_large = [d for d in found.rejected if d.reason == "check:too-large"][:MAX_LARGE_CHECKED]
+    large = tuple((d.path, d.size) for d in too_large if looks_hand_written(root / d.path))
+    return SyncPlan(found, full, removed, to_read, large)
 
 
 def chunk_changed(
@@ -126,6 +132,22 @@ def chunk_changed(
         report("chunk", i + 1, total)
     report("chunk", total, total)
     return ChunkedFiles(tuple(changed), tuple(touched), errors)
+
+
+def size_to_include(sizes: list[int]) -> int:
+    """The smallest ``rag_max_file_size`` (bytes, rounded up to 10 KiB) that includes every size."""
+    step = 10 * 1024
+    return -(-max(sizes) // step) * step
+
+
+def large_sources_note(large: list[tuple[str, int]] | tuple[tuple[str, int], ...], max_file_size: int) -> str | None:
+    """One line naming skipped hand-written source files and the setting that includes them."""
+    if not large:
+        return None
+    shown = ", ".join(f"{path} ({size / 1024:.0f} KB)" for path, size in list(large)[:5])
+    more = f" and {len(large) - 5} more" if len(large) > 5 else ""
+    return (f"{len(large)} source file(s) larger than rag_max_file_size={max_file_size} were skipped: {shown}{more}; "
+            f"set rag_max_file_size={size_to_include([s for _, s in large])} in .paqad/.config to index them")
 
 
 def chunk_project(root: Path, max_file_size: int) -> list[Chunk]:

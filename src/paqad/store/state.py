@@ -53,7 +53,8 @@ class IndexState:
 
     ``reasons`` says why it is not ``valid`` (or that it is missing / unreadable); counts are 0
     and recorded values None when there is no readable index. ``size_bytes`` is everything
-    under ``.paqad/vectors/``. Times are ISO-8601 UTC strings.
+    under ``.paqad/vectors/``. Times are ISO-8601 UTC strings. ``large_sources``: files skipped
+    as larger than ``rag_max_file_size`` that look hand-written, as (path, bytes).
     """
 
     present: bool
@@ -69,6 +70,7 @@ class IndexState:
     languages: dict[str, int] = field(default_factory=dict)
     cached_embeddings: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
+    large_sources: tuple[tuple[str, int], ...] = ()
     size_bytes: int = 0
     built_at: str | None = None
     refreshed_at: str | None = None
@@ -88,6 +90,7 @@ class IndexState:
             "languages": dict(self.languages),
             "cached_embeddings": self.cached_embeddings,
             "rejected": dict(self.rejected),
+            "large_sources": [{"path": p, "bytes": n} for p, n in self.large_sources],
             "size_bytes": self.size_bytes,
             "built_at": self.built_at,
             "refreshed_at": self.refreshed_at,
@@ -117,6 +120,7 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         languages=dict(counts.get("languages", {})),
         cached_embeddings=int(counts.get("cached_embeddings", 0)),
         rejected=json.loads(meta.get("rejected") or "{}"),
+        large_sources=tuple((p, int(n)) for p, n in json.loads(meta.get("large_sources") or "[]")),
         size_bytes=index_size_bytes(paths),
         built_at=meta.get("built_at"),
         refreshed_at=meta.get("refreshed_at"),
