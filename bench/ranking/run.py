@@ -174,7 +174,7 @@ def report_split(split: str, ids: list[str], scores: dict[str, dict[str, Score]]
     out = [f"### {split} ({len(ids)} cases): nDCG@10", "", "| group | n | " + " | ".join(configs) + " |",
            "|---|---:|" + "---:|" * len(configs)]
     groups: dict[str, list[str]] = {"all": ids}
-    for kind in ("symbol", "where", "architecture"):
+    for kind in ("symbol", "where", "architecture", "git"):
         groups[f"kind {kind}"] = [i for i in ids if info[i][1] == kind]
     groups["long prompts"] = [i for i in ids if info[i][3]]
     for lang in sorted({info[i][2] for i in ids}):
