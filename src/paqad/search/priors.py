@@ -42,8 +42,8 @@ DATA_LANGUAGES = frozenset({"yaml", "json", "toml"})
 PRIOR_KINDS = ("tests", "examples", "vendored", "compat", "barrel", "stub", "changelog", "prose", "data")
 
 
-def path_kinds(path: str, language: str, text: str) -> frozenset[str]:
-    """Which :data:`PRIOR_KINDS` a chunk's file (and, for barrels, its text) falls under."""
+@lru_cache(maxsize=16384)
+def _path_only_kinds(path: str, language: str) -> frozenset[str]:
     kinds = set()
     if is_test_path(path) or _TEST_EXTRA.search(path):
         kinds.add("tests")
@@ -61,11 +61,17 @@ def path_kinds(path: str, language: str, text: str) -> frozenset[str]:
         kinds.add("prose")
     if language in DATA_LANGUAGES:
         kinds.add("data")
+    return frozenset(kinds)
+
+
+def path_kinds(path: str, language: str, text: str) -> frozenset[str]:
+    """Which :data:`PRIOR_KINDS` a chunk's file (and, for barrels, its text) falls under."""
+    kinds = _path_only_kinds(path, language)
     if _BARREL_NAMES.search(path):
         lines = [line for line in text.split("\n") if line.strip()]
         if lines and sum(1 for line in lines if _REEXPORT_LINE.match(line)) >= 0.8 * len(lines):
-            kinds.add("barrel")
-    return frozenset(kinds)
+            kinds = kinds | {"barrel"}
+    return kinds
 
 
 # Share of a project's source files under a kind that makes the kind its main code. Tests often
@@ -118,6 +124,7 @@ def _similar(word: str, part: str) -> bool:
     return common >= max(3, shorter - 3) and common >= shorter * 0.6
 
 
+@lru_cache(maxsize=16384)
 def path_word_share(words: tuple[str, ...], path: str) -> float:
     """Share of the query's words (lower case, stopwords removed) that name the file or its folder."""
     if not words:
@@ -125,5 +132,6 @@ def path_word_share(words: tuple[str, ...], path: str) -> float:
     parts = path_parts(path)
     if not parts:
         return 0.0
-    matched = sum(1 for w in words if any(_similar(w, p) for p in parts))
+    exact = set(parts)
+    matched = sum(1 for w in words if w in exact or any(_similar(w, p) for p in parts))
     return matched / len(words)

@@ -127,13 +127,27 @@ def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
                 found.update(dict.fromkeys(hits[:5]))
                 break
     keys = {store_mod.symbol_key(i.name) for i in info.identifiers}
-    keys = {k for k in keys if len(k) >= 3}
-    if keys:
-        for path in all_paths:
-            stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
-            if store_mod.symbol_key(stem) in keys:
-                found.setdefault(path, None)
+    stems = _stem_index(store) if keys else {}
+    for key in keys:
+        if len(key) >= 3:
+            found.update(dict.fromkeys(stems.get(key, ())))
     return list(found)[:20]
+
+
+_STEMS: dict[tuple[int, int], dict[str, list[str]]] = {}
+
+
+def _stem_index(store: store_mod.IndexStore) -> dict[str, list[str]]:
+    """Indexed paths by the symbol key of their file name's stem, once per index generation."""
+    key = (id(store), store.generation)
+    if key not in _STEMS:
+        index: dict[str, list[str]] = {}
+        for path in store.file_paths():
+            stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+            index.setdefault(store_mod.symbol_key(stem), []).append(path)
+        _STEMS.clear()
+        _STEMS[key] = index
+    return _STEMS[key]
 
 
 def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *,

@@ -93,4 +93,5 @@ def _definition_pattern(name: str) -> re.Pattern[str]:
 def defines_in_text(text: str, name: str) -> bool:
     """Whether ``text`` holds a line defining ``name`` (a keyword, then the name; a macro; an
     assignment at the start of a line). Case-sensitive: ``Match`` is not ``match``."""
-    return len(name) >= 2 and bool(_definition_pattern(name).search(text))
+    # the substring test first: most candidates do not mention the name at all
+    return len(name) >= 2 and name in text and bool(_definition_pattern(name).search(text))
