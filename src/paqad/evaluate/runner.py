@@ -11,6 +11,10 @@ and compares them:
 - ``rag-vs-candidate``: ``snapshot`` (the per-case results saved by ``--save-snapshot`` from an
   earlier run) against ``rag`` (this run). Not gated.
 
+What an arm delivers comes from a *retriever* (:mod:`paqad.evaluate.retrievers`): a callable
+``(index, query) -> Delivery``. ``run_eval(..., retriever=r)`` puts ``r`` in place of the product
+in the candidate arm, so any strategy meets the same cases and the same gate.
+
 Cases come from the built-in evaluation project (:mod:`paqad.evaluate.cases`, copied into a temporary
 folder and indexed there) or, with ``from_git=N``, from the user's own history (see
 :func:`git_cases`). The user's index and configuration are only read, never written.
@@ -48,27 +52,24 @@ import time
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from paqad import store as store_mod
 from paqad.build import IndexReport, sync
 from paqad.config import MAX_PASSAGES, MAX_POINTERS, Settings, load_settings, paqad_home
-from paqad.deliver.render import render_section
 from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
-from paqad.evaluate.cases import EvalCase, load_cases, project_dir
+from paqad.evaluate.cases import SHOULD_SKIP, EvalCase, load_cases, project_dir
 from paqad.evaluate.gate import CaseResult, GateThresholds, count_tokens
 from paqad.evaluate.git_cases import GIT_NAMED, checkout_into, git_cases, git_toplevel
 from paqad.evaluate.metrics import distinct_files, recall_at_k, reciprocal_rank
 from paqad.evaluate.report import MODE_ARMS, MODES, RULES, EvalReport, build_report, load_snapshot, align_with_snapshot
+from paqad.evaluate.retrievers import ARM_RETRIEVERS, EvalIndex, Retriever
 from paqad.index.sync import Progress
 from paqad.project import ProjectPaths
-from paqad.search import fuse, rank_candidates, search
-from paqad.search.floor import CONFIDENT, FloorOutcome, apply_floor
+from paqad.search.floor import CONFIDENT, FloorOutcome
 
 HIT_K = 5  # hit@5, partial@5 (issue 6)
-QUERY_LABEL = "this prompt"  # what the hook path labels a prompt query (refresh.section_for_prompt)
-SHOULD_SKIP = "should-skip"
 
 Log = Callable[[str], None]
 
@@ -110,28 +111,20 @@ def score_case(case: EvalCase, arm: str, outcome: FloorOutcome | None, section: 
     )
 
 
-def run_case(
-    store: store_mod.IndexStore, paths: ProjectPaths, settings: Settings, embedder: Embedder | None,
-    case: EvalCase, arm: str,
-) -> CaseResult:
-    """Run one case under ``arm`` (``off``, ``lexical``, ``on`` or ``rag``) against an open index.
+def run_case(index: EvalIndex, case: EvalCase, arm: str, retriever: Retriever | None = None) -> CaseResult:
+    """Run one case under ``arm`` against the open ``index``.
 
-    ``on``/``rag``: :func:`paqad.search.search` (dense + BM25, RRF, signals), then the floor
-    and :func:`render_section` as ``refresh-context`` does. ``lexical``: the same candidates,
-    fused from the BM25 ranking alone; each result still carries its cosine as its score, so the
-    same floor decides what is delivered.
+    ``off`` delivers nothing. Any other arm asks ``retriever`` (default: the arm's own,
+    :data:`ARM_RETRIEVERS`: the product's search -> floor -> section for ``on``/``rag``, BM25
+    order for ``lexical``) and scores what it delivered.
     """
     if arm == "off":
         return score_case(case, arm, None)
-    if arm == "lexical":
-        ranked = rank_candidates(store, embedder, case.query)
-        results = fuse(store, ranked, case.query, top_n=settings.rag_top_n, rankers=("lexical",))
-    elif arm in ("on", "rag"):
-        results = search(paths, settings, case.query, embedder=embedder, store=store).results
-    else:
+    chosen = retriever or ARM_RETRIEVERS.get(arm)
+    if chosen is None:
         raise ValueError(f"unknown arm {arm!r}")
-    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-    return score_case(case, arm, outcome, render_section(outcome, QUERY_LABEL))
+    delivery = chosen(index, case.query)
+    return score_case(case, arm, delivery.outcome, delivery.section)
 
 
 # --- the temporary index and its persistent embedding cache ------------------------------------
@@ -205,11 +198,14 @@ def _sync(paths: ProjectPaths, settings: Settings, embedder: Embedder, progress:
 
 def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache: bool = True,
                 progress: Progress | None = None, log: Log | None = None,
-                cases: Sequence[EvalCase] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
+                cases: Sequence[EvalCase] | None = None,
+                retrievers: Mapping[str, Retriever] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
     """Index a temporary copy of the built-in project and run its cases under the arms of ``mode``.
 
-    Returns (results per arm, meta). ``cases`` defaults to the shipped ``cases.json``.
+    Returns (results per arm, meta). ``cases`` defaults to the shipped ``cases.json``;
+    ``retrievers`` maps an arm to the retriever it uses instead of its own (:func:`run_case`).
     """
+    retrievers = retrievers or {}
     cases = list(cases if cases is not None else load_cases())
     arms = _arm_names(mode)
     out: dict[str, list[CaseResult]] = {arm: [] for arm in arms}
@@ -222,9 +218,10 @@ def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache:
             log(f"eval index: {index.summary()}")
         started = time.perf_counter()
         with store_mod.open_store(paths, readonly=True) as store:
+            index_view = EvalIndex(store, paths, settings, embedder)
             for case in cases:
                 for arm in arms:
-                    out[arm].append(run_case(store, paths, settings, embedder, case, arm))
+                    out[arm].append(run_case(index_view, case, arm, retrievers.get(arm)))
         query_seconds = time.perf_counter() - started
     meta = {
         "source": "built-in",
@@ -238,7 +235,8 @@ def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache:
 
 
 def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode: str, *, use_cache: bool = True,
-            progress: Progress | None = None, log: Log | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
+            progress: Progress | None = None, log: Log | None = None,
+            retrievers: Mapping[str, Retriever] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
     """Cases from the last ``count`` qualifying commits of ``repo`` (see :func:`git_cases`), each run
     against an index of its parent commit.
 
@@ -250,6 +248,7 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
     settings apply to every commit), so a file git tracks inside a git-ignored folder is
     filtered out here although the live index would keep it.
     """
+    retrievers = retrievers or {}
     top = git_toplevel(repo)
     commits = git_cases(top, count)
     if not commits:
@@ -282,8 +281,9 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
                                     "expected": [p.path for p in item.case.expected]})
                     continue
                 case = replace(item.case, expected=places)
+                index_view = EvalIndex(store, paths, settings, embedder)
                 for arm in arms:
-                    out[arm].append(run_case(store, paths, settings, embedder, case, arm))
+                    out[arm].append(run_case(index_view, case, arm, retrievers.get(arm)))
             query_seconds += time.perf_counter() - started
     used = len(commits) - len(skipped)
     named = sum(1 for r in out[arms[-1]] if r.case_class == GIT_NAMED)
@@ -313,12 +313,15 @@ def run_eval(
     log: Log | None = None,
     settings: Settings | None = None,
     embedder: Embedder | None = None,
+    retriever: Retriever | None = None,
 ) -> EvalReport:
     """Run ``rag eval`` for the project at ``user_paths`` and return the report.
 
     The user's settings choose provider, model, floor, relief floor and ``rag_top_n``; the user's
     index and ``.paqad/`` files are never written. ``baseline`` is a snapshot file (required for
-    and only used by ``rag-vs-candidate``).
+    and only used by ``rag-vs-candidate``). ``retriever`` (see :mod:`paqad.evaluate.retrievers`)
+    replaces the product's search -> floor -> section in the candidate arm (``on`` / ``rag``), so
+    another retrieval strategy meets the same cases and the same gate.
 
     Raises PaqadError for an unknown mode, a missing or unreadable baseline, a mismatch between
     the baseline's cases and this run's, or ``--from-git`` problems.
@@ -339,13 +342,15 @@ def run_eval(
         from paqad.embed.factory import get_embedder
 
         embedder = get_embedder(settings, user_paths)
+    base_arm, cand_arm = MODE_ARMS[mode]
+    retrievers = {} if retriever is None else {cand_arm: retriever}
     started = time.perf_counter()
     if from_git is not None:
         per_arm, meta = run_git(user_paths.root, from_git, settings, embedder, mode, use_cache=use_cache,
-                                progress=progress, log=log)
+                                progress=progress, log=log, retrievers=retrievers)
     else:
-        per_arm, meta = run_builtin(settings, embedder, mode, use_cache=use_cache, progress=progress, log=log)
-    base_arm, cand_arm = MODE_ARMS[mode]
+        per_arm, meta = run_builtin(settings, embedder, mode, use_cache=use_cache, progress=progress, log=log,
+                                    retrievers=retrievers)
     candidate = per_arm[cand_arm]
     if snapshot is not None:
         baseline_results, candidate = align_with_snapshot(snapshot, candidate, meta, baseline)

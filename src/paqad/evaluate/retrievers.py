@@ -1,0 +1,81 @@
+"""What an eval arm delivers for a query: the pluggable retriever of :mod:`paqad.evaluate.runner`.
+
+A *retriever* is any callable ``(index, query) -> Delivery``: given the open eval index and a
+prompt, it returns what would reach the agent, the floor's outcome and the rendered
+``## Retrieved context`` section. The runner scores only that, so any retrieval strategy can
+be put through the same cases and the same gate (``run_eval(..., retriever=...)``):
+
+- :func:`product_retriever` (the ``on`` / ``rag`` arms, the default): the product's path, as
+  ``refresh-context`` takes it: :func:`paqad.search.search` (dense + BM25, fusion, ranking
+  signals) -> :func:`paqad.search.floor.apply_floor` -> :func:`paqad.deliver.render.render_section`.
+- :func:`lexical_retriever` (the ``lexical`` arm): the same candidates fused from the BM25
+  ranking alone; each result keeps its cosine as its score, so the same floor decides.
+
+A retriever of your own builds its results however it likes and hands them to
+:func:`deliver`, which applies the configured floor and renders the section.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from paqad import store as store_mod
+from paqad.config import Settings
+from paqad.deliver.render import render_section
+from paqad.embed.base import Embedder
+from paqad.project import ProjectPaths
+from paqad.search import fuse, rank_candidates, search
+from paqad.search.floor import FloorOutcome, apply_floor
+from paqad.search.results import SearchResult
+
+QUERY_LABEL = "this prompt"  # what the hook path labels a prompt query (refresh.section_for_prompt)
+
+
+@dataclass(frozen=True)
+class EvalIndex:
+    """The open index a retriever answers from: the temporary eval project's ``paths`` and
+    ``store``, the user's ``settings`` and the ``embedder`` it was built with (None: keyword only)."""
+
+    store: store_mod.IndexStore
+    paths: ProjectPaths
+    settings: Settings
+    embedder: Embedder | None
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What reaches the agent for one query: the floor's ``outcome`` (form and delivered results,
+    in order) and the rendered ``section`` whose tokens are counted."""
+
+    outcome: FloorOutcome
+    section: str
+
+
+class Retriever(Protocol):
+    """``retriever(index, query) -> Delivery``; plain functions qualify."""
+
+    def __call__(self, index: EvalIndex, query: str) -> Delivery: ...
+
+
+def deliver(results: Sequence[SearchResult], settings: Settings) -> Delivery:
+    """The product's floor (``rag_similarity_threshold`` / ``rag_relief_floor``) over ``results``
+    and the section it renders: what any retriever's ranked list would deliver."""
+    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+    return Delivery(outcome, render_section(outcome, QUERY_LABEL))
+
+
+def product_retriever(index: EvalIndex, query: str) -> Delivery:
+    """The product: hybrid search -> floor -> rendered section (the ``on`` and ``rag`` arms)."""
+    results = search(index.paths, index.settings, query, embedder=index.embedder, store=index.store).results
+    return deliver(results, index.settings)
+
+
+def lexical_retriever(index: EvalIndex, query: str) -> Delivery:
+    """BM25 alone decides the order (the ``lexical`` arm); cosines stay the scores the floor reads."""
+    ranked = rank_candidates(index.store, index.embedder, query)
+    results = fuse(index.store, ranked, query, top_n=index.settings.rag_top_n, rankers=("lexical",))
+    return deliver(results, index.settings)
+
+
+ARM_RETRIEVERS: dict[str, Retriever] = {"on": product_retriever, "rag": product_retriever, "lexical": lexical_retriever}
