@@ -67,19 +67,78 @@ def _summary(hit, success, tokens, cases=10, targeted=8) -> Summary:
                    correction_turns=1.0 - success, tokens_added=tokens)
 
 
+GATE_CHECKS = ["hit@5 gain", "task success gain", "correction turns drop", "prompt tokens rise", "hit@5 minimum",
+               "task success minimum", "should-skip success minimum"]
+
+
+def _skip(success: float, cases: int = 8) -> Summary:
+    return Summary(cases=cases, targeted=0, hit_at_5=None, partial_at_5=None, mrr=None, success=success,
+                   correction_turns=1.0 - success, tokens_added=0.0)
+
+
 def test_gate_off_vs_on_passes_only_through_the_token_waiver():
     off = _summary(hit=0.0, success=8 / 53, tokens=0.0, cases=53, targeted=45)
     on = _summary(hit=27 / 45, success=30 / 53, tokens=313.0, cases=53, targeted=45)
-    gate = evaluate_gate(off, on)
+    gate = evaluate_gate(off, on, should_skip=(_skip(1.0), _skip(3 / 8)))
     by_name = {c.name: c for c in gate.checks}
-    assert [c.name for c in gate.checks] == ["hit@5 gain", "task success gain", "correction turns drop", "prompt tokens rise"]
+    assert [c.name for c in gate.checks] == GATE_CHECKS
     assert by_name["hit@5 gain"].change == math.inf and by_name["hit@5 gain"].passed
     assert by_name["task success gain"].change == pytest.approx(22 / 8)  # 8/53 -> 30/53
     assert by_name["correction turns drop"].change == pytest.approx(22 / 45)  # 45/53 -> 23/53
     tokens = by_name["prompt tokens rise"]
     assert tokens.change == math.inf and tokens.passed
     assert tokens.note == "waived: task success rose +275.0% (>= +15.0%)"
-    assert gate.passed
+    assert [(c.kind, c.baseline, c.candidate, c.change, c.threshold, c.passed, c.note) for c in gate.checks[4:]] == [
+        ("minimum", 0.0, 27 / 45, None, 0.40, True, "27 of 45 targeted cases hit"),
+        ("minimum", 8 / 53, 30 / 53, None, 0.40, True, "30 of 53 cases succeed"),
+        ("minimum", 1.0, 3 / 8, None, 0.25, True, "3 of 8 should-skip cases delivered nothing"),
+    ]
+    assert {c.kind for c in gate.checks[:4]} == {"relative"}
+    assert gate.passed and gate.thresholds == GateThresholds()
+
+
+def test_few_hits_pass_every_relative_check_but_not_the_minimums():
+    # From off's zeros any hit is a +inf gain. 7 hits in 45 with every should-skip prompt left
+    # alone: success 8 -> 15 of 53 (+88 %), correction turns 45 -> 38 (-16 %), the token rise
+    # waived. The seed's rules all pass; the minimums do not.
+    off = _summary(hit=0.0, success=8 / 53, tokens=0.0, cases=53, targeted=45)
+    on = _summary(hit=7 / 45, success=15 / 53, tokens=300.0, cases=53, targeted=45)
+    gate = evaluate_gate(off, on, should_skip=(_skip(1.0), _skip(1.0)))
+    assert [c.name for c in gate.checks if not c.passed] == ["hit@5 minimum", "task success minimum"]
+    by_name = {c.name: c for c in gate.checks}
+    assert by_name["hit@5 gain"].change == math.inf
+    assert by_name["task success gain"].change == pytest.approx(7 / 8)
+    assert by_name["correction turns drop"].change == pytest.approx(7 / 45)
+    assert by_name["prompt tokens rise"].note == "waived: task success rose +87.5% (>= +15.0%)"
+    assert by_name["hit@5 minimum"].note == "7 of 45 targeted cases hit"
+
+
+def test_delivering_on_every_should_skip_prompt_fails_only_the_skip_minimum():
+    off = _summary(hit=0.0, success=8 / 53, tokens=0.0, cases=53, targeted=45)
+    on = _summary(hit=30 / 45, success=30 / 53, tokens=337.0, cases=53, targeted=45)
+    gate = evaluate_gate(off, on, should_skip=(_skip(1.0), _skip(0.0)))
+    assert [c.name for c in gate.checks if not c.passed] == ["should-skip success minimum"]
+    skip = gate.checks[-1]
+    assert (skip.baseline, skip.candidate, skip.threshold, skip.note) == (1.0, 0.0, 0.25, "0 of 8 should-skip cases delivered nothing")
+
+
+def test_skip_minimum_without_should_skip_cases_passes_and_says_so():
+    off = _summary(hit=0.0, success=0.0, tokens=0.0, cases=18, targeted=18)
+    on = _summary(hit=0.5, success=0.5, tokens=380.0, cases=18, targeted=18)
+    for should_skip in (None, (_skip(0.0, cases=0), _skip(0.0, cases=0))):
+        skip = evaluate_gate(off, on, should_skip=should_skip).checks[-1]
+        assert (skip.name, skip.baseline, skip.candidate, skip.passed, skip.note) == (
+            "should-skip success minimum", None, None, True, "no should-skip cases in this set")
+
+
+def test_minimums_are_inclusive_and_overridable():
+    off = _summary(hit=0.0, success=0.0, tokens=0.0, cases=10, targeted=10)
+    on = _summary(hit=0.4, success=0.4, tokens=100.0, cases=10, targeted=10)
+    assert evaluate_gate(off, on, should_skip=(_skip(1.0, 4), _skip(0.25, 4))).passed  # each exactly at its minimum
+    strict = GateThresholds(min_hit_at_5=0.5, min_task_success=0.41, min_skip_success=0.5)
+    gate = evaluate_gate(off, on, strict, should_skip=(_skip(1.0, 4), _skip(0.25, 4)))
+    assert [c.name for c in gate.checks if not c.passed] == GATE_CHECKS[4:]
+    assert [c.threshold for c in gate.checks[4:]] == [0.5, 0.41, 0.5] and gate.thresholds == strict
 
 
 def test_gate_token_rise_without_enough_success_fails():
@@ -257,6 +316,16 @@ def test_feature_off_vs_on_passes_its_gate_with_the_default_model(eval_env):
     assert gate["passed"] is True
     tokens = gate["checks"][3]
     assert tokens["name"] == "prompt tokens rise" and tokens["change"] == "+inf" and tokens["note"].startswith("waived")
+    # The minimums, with their thresholds, in the JSON.
+    assert gate["failed"] == []
+    assert gate["thresholds"] == {"min_hit_gain": 0.2, "min_success_gain": 0.1, "min_correction_drop": 0.15,
+                                  "max_token_rise": 0.1, "token_waiver_success_gain": 0.15, "min_hit_at_5": 0.4,
+                                  "min_task_success": 0.4, "min_skip_success": 0.25}
+    assert [(c["name"], c["kind"], c["candidate"], c["threshold"], c["passed"]) for c in gate["checks"][4:]] == [
+        ("hit@5 minimum", "minimum", 27 / 45, 0.4, True),
+        ("task success minimum", "minimum", 30 / 53, 0.4, True),
+        ("should-skip success minimum", "minimum", 3 / 8, 0.25, True),
+    ]
     # Every case has both arms; off delivers nothing.
     cases = report["cases"]
     assert len(cases) == 2 * 53
@@ -269,12 +338,34 @@ def test_eval_leaves_the_users_index_and_config_untouched(eval_env):
     assert cache_path("builtin").is_file()  # the eval's own cache lives under PAQAD_HOME
 
 
-def test_gate_failure_exits_1(eval_env):
-    code, out, err = run("rag", "eval", "--min-success-gain", "100", "--project-root", str(eval_env["root"]))
+@pytest.mark.parametrize(
+    "flags, failed",
+    [
+        (["--min-success-gain", "100"], "task success gain"),
+        (["--min-hit-at-5", "0.61"], "hit@5 minimum"),  # the product reaches 27/45 = 0.600
+        (["--min-task-success", "0.6"], "task success minimum"),  # 30/53 = 0.566
+        (["--min-skip-success", "0.5"], "should-skip success minimum"),  # 3/8 = 0.375
+    ],
+)
+def test_gate_failure_exits_1(eval_env, flags, failed):
+    code, out, err = run("rag", "eval", *flags, "--project-root", str(eval_env["root"]))
     assert code == 1
-    assert "eval gate failed (task success gain)" in err
+    assert f"eval gate failed ({failed})" in err
     assert "FAIL" in out and "Gate" in out
     assert _tree_bytes(eval_env["root"]) == eval_env["before"]
+
+
+def test_gate_table_shows_the_minimums_and_their_thresholds(eval_env):
+    code, out, err = run("rag", "eval", "--min-skip-success", "0.375", "--project-root", str(eval_env["root"]))
+    assert code == 0, err
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in out.splitlines() if line.startswith("│") and "minimum" in line}
+    assert rows == {
+        "hit@5 minimum": ["0.000", "0.600", "-", ">= 0.4", "PASS", "27 of 45 targeted cases hit"],
+        "task success minimum": ["0.151", "0.566", "-", ">= 0.4", "PASS", "30 of 53 cases succeed"],
+        "should-skip success minimum": ["1.000", "0.375", "-", ">= 0.375", "PASS",
+                                        "3 of 8 should-skip cases delivered nothing"],
+    }
 
 
 def test_rag_vs_candidate_against_the_same_run_changes_nothing(eval_env):

@@ -78,11 +78,16 @@ def _gate_table(report: EvalReport) -> Table:
         table.add_column(col, overflow="fold")
     for check in report.gate.checks:
         bound = "<=" if check.name == "prompt tokens rise" else ">="
+        threshold = f"{check.threshold:g}" if check.kind == "minimum" else _change(check.threshold)
         table.add_row(
-            check.name, f"{check.baseline:.3f}", f"{check.candidate:.3f}", _change(check.change),
-            f"{bound} {_change(check.threshold)}", "PASS" if check.passed else "FAIL", check.note,
+            check.name, _value(check.baseline), _value(check.candidate), _change(check.change),
+            f"{bound} {threshold}", "PASS" if check.passed else "FAIL", check.note,
         )
     return table
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def _cases_table(report: EvalReport) -> Table:
@@ -150,14 +155,23 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
               help="Gate: most relative rise of prompt tokens ...")
 @click.option("--token-waiver-success-gain", type=float, default=_DEFAULTS.token_waiver_success_gain, show_default=True,
               help="... unless task success rose at least this much.")
+@click.option("--min-hit-at-5", type=float, default=_DEFAULTS.min_hit_at_5, show_default=True,
+              help="Gate: least hit@5 with retrieval on (targeted cases).")
+@click.option("--min-task-success", type=float, default=_DEFAULTS.min_task_success, show_default=True,
+              help="Gate: least task success with retrieval on (all cases).")
+@click.option("--min-skip-success", type=float, default=_DEFAULTS.min_skip_success, show_default=True,
+              help="Gate: least share of should-skip prompts that get nothing with retrieval on.")
 @project_root_option
 def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_cache, min_hit_gain, min_success_gain,
-             min_correction_drop, max_token_rise, token_waiver_success_gain, project_root) -> None:
+             min_correction_drop, max_token_rise, token_waiver_success_gain, min_hit_at_5, min_task_success,
+             min_skip_success, project_root) -> None:
     """Measure whether retrieval helps, by script (no AI judge).
 
     feature-off-vs-on (default) runs the built-in test set (a 67-file web service, 53 cases in six
     classes) with retrieval off and on, reports hit@5, MRR, task success, correction turns and
-    prompt tokens added per class, and exits 1 when the gate fails. lexical-vs-rag compares BM25
+    prompt tokens added per class, and exits 1 when the gate fails: relative gains over off
+    (--min-hit-gain ...) and absolute minimums with retrieval on (--min-hit-at-5,
+    --min-task-success, --min-skip-success). lexical-vs-rag compares BM25
     alone with the hybrid; rag-vs-candidate compares this run with a --save-snapshot file.
     --from-git N uses your own commits instead: each commit's message is the query, the source
     files it changed are expected, indexed at its parent. The eval index lives in a temporary
@@ -175,7 +189,7 @@ def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_ca
 
     paths = resolve_paths(project_root)
     thresholds = GateThresholds(min_hit_gain, min_success_gain, min_correction_drop, max_token_rise,
-                                token_waiver_success_gain)
+                                token_waiver_success_gain, min_hit_at_5, min_task_success, min_skip_success)
     err = Console(stderr=True)
     show_progress = from_git is None and err.is_terminal and not as_json
     with BuildProgress(enabled=show_progress) as progress:

@@ -38,7 +38,9 @@ Per-case rules (stated in the report too):
 Relative change (:func:`relative_change`) is ``(after - before) / before``; from a zero
 baseline it is ``+inf`` when the value rose, ``0`` when it stayed 0. So 0 -> something counts
 as an improvement, and the off arm's 0 tokens make any delivery an infinite token rise: with
-``off`` as baseline the token check passes only through the success waiver.
+``off`` as baseline the token check passes only through the success waiver. That is why the gate
+also holds the ``on`` arm to absolute minimums (hit@5, task success, should-skip success; see
+:class:`paqad.evaluate.gate.GateThresholds`).
 """
 
 
