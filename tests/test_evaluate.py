@@ -492,8 +492,10 @@ def history(git_repo) -> tuple[Path, dict[str, str]]:
 
 def test_git_cases_pick_commits_that_change_existing_source_files(history):
     repo, shas = history
-    cases = git_cases(repo, 10)
+    scan = git_cases(repo, 10)
+    cases = scan.cases
     assert [c.commit for c in cases] == [shas["round"], shas["mailer"], shas["generated"]]  # oldest first
+    assert (scan.ignored, scan.scanned) == ((), 6)  # every commit, the root included
     round_case, mailer_case, generated_case = cases
     assert round_case.parent == shas["initial"]
     assert round_case.case.id == f"git-{shas['round'][:10]}"
@@ -504,7 +506,7 @@ def test_git_cases_pick_commits_that_change_existing_source_files(history):
     assert (mailer_case.named, mailer_case.case.case_class) == (True, GIT_NAMED)
     assert [p.path for p in generated_case.case.expected] == ["build/generated.py"]
     # The last two qualifying commits only.
-    assert [c.commit for c in git_cases(repo, 2)] == [shas["mailer"], shas["generated"]]
+    assert [c.commit for c in git_cases(repo, 2).cases] == [shas["mailer"], shas["generated"]]
 
 
 def test_from_git_end_to_end_leaves_the_repository_alone(history):
@@ -526,9 +528,64 @@ def test_from_git_end_to_end_leaves_the_repository_alone(history):
     assert mailer_case["delivered_files"][0] == "src/shop/mailer.py" and mailer_case["hit"] is True
     assert sorted(report["per_class"]) == [GIT_NAMED, GIT_UNNAMED]
     assert report["overall"]["on"]["hit_at_5"] == 1.0 and report["gate"]["passed"] is True
+    assert report["gate"]["checks"][-1]["note"] == "no should-skip cases in this set"
+    assert meta["ignored"]["count"] == 0 and meta["commits_scanned"] == 6
     assert code == 0
     # Nothing in the repository moved: same HEAD, clean tree, no extra worktree, no .paqad.
     assert git(repo, "rev-parse", "HEAD") == head
     assert git(repo, "status", "--porcelain") == ""
     assert len(git(repo, "worktree", "list").splitlines()) == 1
+    assert not (repo / ".paqad").exists()
+
+
+# ------------------------------------------------------------------ --from-git: gold sets no top 5 can hold
+
+
+def _module(name: str, version: int = 1) -> str:
+    return (f'"""The {name} module."""\n\n\ndef {name}_handler(request):\n'
+            f'    """Handle a {name} request (version {version})."""\n    return {{"{name}": request, "v": {version}}}\n')
+
+
+MODULES = ("orders", "refunds", "shipping", "stock", "pricing", "reports")
+
+
+def test_from_git_ignores_commits_changing_more_than_five_source_files(git_repo):
+    repo = git_repo({"pyproject.toml": "[project]\nname = 'shop'\nversion = '0.1'\n",
+                     **{f"src/shop/{m}.py": _module(m) for m in MODULES}})
+    six = _commit(repo, {f"src/shop/{m}.py": _module(m, 2) for m in MODULES}, "Version 2 of every request handler")
+    five = _commit(repo, {f"src/shop/{m}.py": _module(m, 3) for m in MODULES[:5]}, "Version 3 of five handlers")
+    one = _commit(repo, {"src/shop/refunds.py": _module("refunds", 4) + "\n\ndef refund_limit():\n    return 500\n"},
+                  "Cap refunds at 500")
+    scan = git_cases(repo, 10)
+    assert [c.commit for c in scan.cases] == [five, one]
+    assert [(c.commit, c.files, c.subject) for c in scan.ignored] == [(six, 6, "Version 2 of every request handler")]
+    assert scan.scanned == 4
+    assert [c.commit for c in git_cases(repo, 1).cases] == [one]  # an ignored commit does not count towards N
+
+    code, out, err = run("rag", "eval", "--from-git", "10", "--json", "--project-root", str(repo))
+    assert code in (0, 1), err
+    report = json.loads(out)
+    ignored = report["meta"]["ignored"]
+    assert ignored == {"count": 1, "max_files": 5,
+                       "reason": "changes more than 5 non-test source files: no top 5 can hold its gold set",
+                       "commits": [{"id": f"git-{six[:10]}", "commit": six, "files": 6,
+                                    "subject": "Version 2 of every request handler"}]}
+    assert report["meta"]["source_detail"].endswith("2 commit cases (1 name a changed file in their message); "
+                                                    "1 ignored: more than 5 changed source files")
+    assert sorted({c["case_id"] for c in report["cases"]}) == sorted([f"git-{five[:10]}", f"git-{one[:10]}"])
+    assert {len(c["expected"]) for c in report["cases"]} == {5, 1}
+
+    code, out, err = run("rag", "eval", "--from-git", "10", "--project-root", str(repo))
+    assert code in (0, 1), err
+    assert (f"ignored 1 commit(s) that change more than 5 source files (no top 5 can hold their gold set): "
+            f"git-{six[:10]} (6 files)") in out
+
+
+def test_from_git_with_only_oversized_commits_exits_2(git_repo):
+    repo = git_repo({f"src/shop/{m}.py": _module(m) for m in MODULES})
+    _commit(repo, {f"src/shop/{m}.py": _module(m, 2) for m in MODULES}, "Version 2 of every request handler")
+    code, _, err = run("rag", "eval", "--from-git", "3", "--project-root", str(repo))
+    assert code == 2
+    assert (f"--from-git 3: no usable commit among the last 2 of the first-parent history of {repo}: "
+            "the 1 that change non-test source files change more than 5 each") in err
     assert not (repo / ".paqad").exists()

@@ -116,6 +116,11 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
         b = meta["baseline"]
         out.print(f"baseline snapshot {b['file']} ({b.get('created_at')}, {b.get('model')}): {b['compared_cases']} cases "
                   f"compared, {b['only_in_baseline']} only in the snapshot, {b['only_in_this_run']} only in this run")
+    ignored = meta.get("ignored") or {}
+    if ignored.get("count"):
+        listed = ", ".join(f"{c['id']} ({c['files']} files)" for c in ignored["commits"])
+        out.print(f"ignored {ignored['count']} commit(s) that change more than {ignored['max_files']} source files "
+                  f"(no top {ignored['max_files']} can hold their gold set): {listed}", highlight=False)
     for item in meta.get("skipped", []):
         out.print(f"skipped {item['id']}: {item['reason']} ({', '.join(item['expected'])})")
     if show_cases:
@@ -141,7 +146,7 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
 @click.option("--save-snapshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write this run's per-case results (the candidate side) to a snapshot file.")
 @click.option("--from-git", "from_git", type=int, default=None, metavar="N",
-              help="Cases from the last N commits of this repository that change non-test source files.")
+              help="Cases from the last N commits of this repository that change 1-5 non-test source files.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
 @click.option("--show-cases", is_flag=True, help="Also print one row per case.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the eval embedding cache under PAQAD_HOME/eval-cache/.")
@@ -174,7 +179,8 @@ def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_ca
     --min-task-success, --min-skip-success). lexical-vs-rag compares BM25
     alone with the hybrid; rag-vs-candidate compares this run with a --save-snapshot file.
     --from-git N uses your own commits instead: each commit's message is the query, the source
-    files it changed are expected, indexed at its parent. The eval index lives in a temporary
+    files it changed are expected, indexed at its parent (commits changing more than 5 are
+    ignored and counted: no top 5 can hold them). The eval index lives in a temporary
     folder; your index and config are never written.
 
     \b

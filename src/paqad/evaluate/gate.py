@@ -57,6 +57,7 @@ def relative_change(before: float, after: float) -> float:
 
 
 CHARS_PER_TOKEN = 4  # OpenAI rule of thumb: one token ~ 4 characters of English text
+HIT_K = 5  # hit@5, partial@5 (issue 6): the first 5 delivered items count
 
 
 def count_tokens(text: str) -> int:

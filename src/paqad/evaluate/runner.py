@@ -62,8 +62,8 @@ from paqad.config import MAX_PASSAGES, MAX_POINTERS, Settings, load_settings, pa
 from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
 from paqad.evaluate.cases import SHOULD_SKIP, EvalCase, load_cases, project_dir
-from paqad.evaluate.gate import CaseResult, GateThresholds, count_tokens
-from paqad.evaluate.git_cases import GIT_NAMED, checkout_into, git_cases, git_toplevel
+from paqad.evaluate.gate import HIT_K, CaseResult, GateThresholds, count_tokens
+from paqad.evaluate.git_cases import GIT_NAMED, MAX_GOLD_FILES, checkout_into, git_cases, git_toplevel
 from paqad.evaluate.metrics import distinct_files, recall_at_k, reciprocal_rank
 from paqad.evaluate.report import MODE_ARMS, MODES, RULES, EvalReport, build_report, load_snapshot, align_with_snapshot
 from paqad.evaluate.retrievers import ARM_RETRIEVERS, EvalIndex, Retriever
@@ -71,7 +71,6 @@ from paqad.index.sync import Progress
 from paqad.project import ProjectPaths
 from paqad.search.floor import CONFIDENT, FloorOutcome
 
-HIT_K = 5  # hit@5, partial@5 (issue 6)
 
 Log = Callable[[str], None]
 
@@ -246,15 +245,21 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
     archive``) and the index synced incrementally, so unchanged files cost a hash and unchanged
     chunks are never embedded twice. Expected files the index does not hold (filtered out,
     e.g. ignored or too large) are dropped; a case left without any is skipped and listed in
-    ``meta["skipped"]``. The extracted tree has no ``.git`` and no ``.paqad/`` (the user's current
+    ``meta["skipped"]``. Commits changing more than 5 source files make no case (no top 5 can
+    hold their gold set); ``meta["ignored"]`` counts and lists them. The extracted tree has no
+    ``.git`` and no ``.paqad/`` (the user's current
     settings apply to every commit), so a file git tracks inside a git-ignored folder is
     filtered out here although the live index would keep it.
     """
     retrievers = retrievers or {}
     top = git_toplevel(repo)
-    commits = git_cases(top, count)
+    scan = git_cases(top, count)
+    commits = scan.cases
     if not commits:
-        raise PaqadError(f"--from-git {count}: no commit in the first-parent history of {top} changes a non-test source file")
+        why = (f"the {len(scan.ignored)} that change non-test source files change more than {MAX_GOLD_FILES} each"
+               if scan.ignored else "none changes a non-test source file")
+        raise PaqadError(f"--from-git {count}: no usable commit among the last {scan.scanned} of the first-parent "
+                         f"history of {top}: {why}")
     arms = _arm_names(mode)
     out: dict[str, list[CaseResult]] = {arm: [] for arm in arms}
     skipped: list[dict] = []
@@ -289,11 +294,20 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
             query_seconds += time.perf_counter() - started
     used = len(commits) - len(skipped)
     named = sum(1 for r in out[arms[-1]] if r.case_class == GIT_NAMED)
+    ignored = f"; {len(scan.ignored)} ignored: more than {MAX_GOLD_FILES} changed source files" if scan.ignored else ""
     meta = {
         "source": "git",
-        "source_detail": f"git history of {top}: {used} commit cases ({named} name a changed file in their message)",
+        "source_detail": f"git history of {top}: {used} commit cases ({named} name a changed file in their message)"
+                         f"{ignored}",
         "repository": str(top),
         "commits_requested": count,
+        "commits_scanned": scan.scanned,
+        "ignored": {
+            "count": len(scan.ignored), "max_files": MAX_GOLD_FILES,
+            "reason": f"changes more than {MAX_GOLD_FILES} non-test source files: no top {HIT_K} can hold its gold set",
+            "commits": [{"id": f"git-{c.commit[:10]}", "commit": c.commit, "files": c.files, "subject": c.subject}
+                        for c in scan.ignored],
+        },
         "index": {"embedded": embedded, "cached": cached, "seconds": round(index_seconds, 2)},
         "query_seconds": round(query_seconds, 2),
         "skipped": skipped,
