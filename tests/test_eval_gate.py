@@ -20,19 +20,19 @@ from paqad.search.results import SearchResult
 
 def random_chunks(index: EvalIndex, query: str) -> Delivery:
     """``rag_top_n`` chunks of the index drawn at random (seeded by the query), each with a score
-    drawn inside the relief band: the product's usual delivery shape (two low-confidence
-    passages), random content."""
+    (and confidence) drawn inside the relief band: the product's usual delivery shape (two
+    low-confidence passages), random content."""
     ids = index.store.chunk_ids_of_files(sorted(index.store.files()), limit=1_000_000)  # path and line order
     rows = index.store.chunks_by_id(ids)
     rng = random.Random(f"random-chunks:{query}")
     settings = index.settings
-    results = [
-        SearchResult(path=rows[i].path, start_line=rows[i].start_line, end_line=rows[i].end_line, symbol=rows[i].symbol,
-                     language=rows[i].language, text=rows[i].text,
-                     score=rng.uniform(settings.rag_relief_floor, settings.rag_similarity_threshold),
-                     fused_rank=rank, dense_rank=None, lexical_rank=None, chunk_id=i)
-        for rank, i in enumerate(rng.sample(ids, settings.rag_top_n), start=1)
-    ]
+    results = []
+    for rank, i in enumerate(rng.sample(ids, settings.rag_top_n), start=1):
+        score = rng.uniform(settings.rag_relief_floor, settings.rag_similarity_threshold)
+        results.append(SearchResult(
+            path=rows[i].path, start_line=rows[i].start_line, end_line=rows[i].end_line, symbol=rows[i].symbol,
+            language=rows[i].language, text=rows[i].text, score=score, fused_rank=rank, dense_rank=None,
+            lexical_rank=None, chunk_id=i, confidence=score))
     return deliver(results, settings)
 
 
