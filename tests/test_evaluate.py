@@ -67,19 +67,78 @@ def _summary(hit, success, tokens, cases=10, targeted=8) -> Summary:
                    correction_turns=1.0 - success, tokens_added=tokens)
 
 
+GATE_CHECKS = ["hit@5 gain", "task success gain", "correction turns drop", "prompt tokens rise", "hit@5 minimum",
+               "task success minimum", "should-skip success minimum"]
+
+
+def _skip(success: float, cases: int = 8) -> Summary:
+    return Summary(cases=cases, targeted=0, hit_at_5=None, partial_at_5=None, mrr=None, success=success,
+                   correction_turns=1.0 - success, tokens_added=0.0)
+
+
 def test_gate_off_vs_on_passes_only_through_the_token_waiver():
     off = _summary(hit=0.0, success=8 / 53, tokens=0.0, cases=53, targeted=45)
     on = _summary(hit=27 / 45, success=30 / 53, tokens=313.0, cases=53, targeted=45)
-    gate = evaluate_gate(off, on)
+    gate = evaluate_gate(off, on, should_skip=(_skip(1.0), _skip(7 / 8)))
     by_name = {c.name: c for c in gate.checks}
-    assert [c.name for c in gate.checks] == ["hit@5 gain", "task success gain", "correction turns drop", "prompt tokens rise"]
+    assert [c.name for c in gate.checks] == GATE_CHECKS
     assert by_name["hit@5 gain"].change == math.inf and by_name["hit@5 gain"].passed
     assert by_name["task success gain"].change == pytest.approx(22 / 8)  # 8/53 -> 30/53
     assert by_name["correction turns drop"].change == pytest.approx(22 / 45)  # 45/53 -> 23/53
     tokens = by_name["prompt tokens rise"]
     assert tokens.change == math.inf and tokens.passed
     assert tokens.note == "waived: task success rose +275.0% (>= +15.0%)"
-    assert gate.passed
+    assert [(c.kind, c.baseline, c.candidate, c.change, c.threshold, c.passed, c.note) for c in gate.checks[4:]] == [
+        ("minimum", 0.0, 27 / 45, None, 0.40, True, "27 of 45 targeted cases hit"),
+        ("minimum", 8 / 53, 30 / 53, None, 0.40, True, "30 of 53 cases succeed"),
+        ("minimum", 1.0, 7 / 8, None, 0.75, True, "7 of 8 should-skip cases delivered nothing"),
+    ]
+    assert {c.kind for c in gate.checks[:4]} == {"relative"}
+    assert gate.passed and gate.thresholds == GateThresholds()
+
+
+def test_few_hits_pass_every_relative_check_but_not_the_minimums():
+    # From off's zeros any hit is a +inf gain. 7 hits in 45 with every should-skip prompt left
+    # alone: success 8 -> 15 of 53 (+88 %), correction turns 45 -> 38 (-16 %), the token rise
+    # waived. The seed's rules all pass; the minimums do not.
+    off = _summary(hit=0.0, success=8 / 53, tokens=0.0, cases=53, targeted=45)
+    on = _summary(hit=7 / 45, success=15 / 53, tokens=300.0, cases=53, targeted=45)
+    gate = evaluate_gate(off, on, should_skip=(_skip(1.0), _skip(1.0)))
+    assert [c.name for c in gate.checks if not c.passed] == ["hit@5 minimum", "task success minimum"]
+    by_name = {c.name: c for c in gate.checks}
+    assert by_name["hit@5 gain"].change == math.inf
+    assert by_name["task success gain"].change == pytest.approx(7 / 8)
+    assert by_name["correction turns drop"].change == pytest.approx(7 / 45)
+    assert by_name["prompt tokens rise"].note == "waived: task success rose +87.5% (>= +15.0%)"
+    assert by_name["hit@5 minimum"].note == "7 of 45 targeted cases hit"
+
+
+def test_delivering_on_every_should_skip_prompt_fails_only_the_skip_minimum():
+    off = _summary(hit=0.0, success=8 / 53, tokens=0.0, cases=53, targeted=45)
+    on = _summary(hit=30 / 45, success=30 / 53, tokens=337.0, cases=53, targeted=45)
+    gate = evaluate_gate(off, on, should_skip=(_skip(1.0), _skip(0.0)))
+    assert [c.name for c in gate.checks if not c.passed] == ["should-skip success minimum"]
+    skip = gate.checks[-1]
+    assert (skip.baseline, skip.candidate, skip.threshold, skip.note) == (1.0, 0.0, 0.75, "0 of 8 should-skip cases delivered nothing")
+
+
+def test_skip_minimum_without_should_skip_cases_passes_and_says_so():
+    off = _summary(hit=0.0, success=0.0, tokens=0.0, cases=18, targeted=18)
+    on = _summary(hit=0.5, success=0.5, tokens=380.0, cases=18, targeted=18)
+    for should_skip in (None, (_skip(0.0, cases=0), _skip(0.0, cases=0))):
+        skip = evaluate_gate(off, on, should_skip=should_skip).checks[-1]
+        assert (skip.name, skip.baseline, skip.candidate, skip.passed, skip.note) == (
+            "should-skip success minimum", None, None, True, "no should-skip cases in this set")
+
+
+def test_minimums_are_inclusive_and_overridable():
+    off = _summary(hit=0.0, success=0.0, tokens=0.0, cases=10, targeted=10)
+    on = _summary(hit=0.4, success=0.4, tokens=100.0, cases=10, targeted=10)
+    assert evaluate_gate(off, on, should_skip=(_skip(1.0, 4), _skip(0.75, 4))).passed  # each exactly at its minimum
+    strict = GateThresholds(min_hit_at_5=0.5, min_task_success=0.41, min_skip_success=0.8)
+    gate = evaluate_gate(off, on, strict, should_skip=(_skip(1.0, 4), _skip(0.75, 4)))
+    assert [c.name for c in gate.checks if not c.passed] == GATE_CHECKS[4:]
+    assert [c.threshold for c in gate.checks[4:]] == [0.5, 0.41, 0.8] and gate.thresholds == strict
 
 
 def test_gate_token_rise_without_enough_success_fails():
@@ -257,6 +316,16 @@ def test_feature_off_vs_on_passes_its_gate_with_the_default_model(eval_env):
     assert gate["passed"] is True
     tokens = gate["checks"][3]
     assert tokens["name"] == "prompt tokens rise" and tokens["change"] == "+inf" and tokens["note"].startswith("waived")
+    # The minimums, with their thresholds, in the JSON.
+    assert gate["failed"] == []
+    assert gate["thresholds"] == {"min_hit_gain": 0.2, "min_success_gain": 0.1, "min_correction_drop": 0.15,
+                                  "max_token_rise": 0.1, "token_waiver_success_gain": 0.15, "min_hit_at_5": 0.4,
+                                  "min_task_success": 0.4, "min_skip_success": 0.75}
+    assert [(c["name"], c["kind"], c["candidate"], c["threshold"], c["passed"]) for c in gate["checks"][4:]] == [
+        ("hit@5 minimum", "minimum", 27 / 45, 0.4, True),
+        ("task success minimum", "minimum", 35 / 53, 0.4, True),
+        ("should-skip success minimum", "minimum", 8 / 8, 0.75, True),  # the nothing form for every one
+    ]
     # Every case has both arms; off delivers nothing.
     cases = report["cases"]
     assert len(cases) == 2 * 53
@@ -269,12 +338,34 @@ def test_eval_leaves_the_users_index_and_config_untouched(eval_env):
     assert cache_path("builtin").is_file()  # the eval's own cache lives under PAQAD_HOME
 
 
-def test_gate_failure_exits_1(eval_env):
-    code, out, err = run("rag", "eval", "--min-success-gain", "100", "--project-root", str(eval_env["root"]))
+@pytest.mark.parametrize(
+    "flags, failed",
+    [
+        (["--min-success-gain", "100"], "task success gain"),
+        (["--min-hit-at-5", "0.61"], "hit@5 minimum"),  # the product reaches 27/45 = 0.600
+        (["--min-task-success", "0.7"], "task success minimum"),  # 35/53 = 0.660
+        (["--min-correction-drop", "0.99"], "correction turns drop"),
+    ],
+)
+def test_gate_failure_exits_1(eval_env, flags, failed):
+    code, out, err = run("rag", "eval", *flags, "--project-root", str(eval_env["root"]))
     assert code == 1
-    assert "eval gate failed (task success gain)" in err
+    assert f"eval gate failed ({failed})" in err
     assert "FAIL" in out and "Gate" in out
     assert _tree_bytes(eval_env["root"]) == eval_env["before"]
+
+
+def test_gate_table_shows_the_minimums_and_their_thresholds(eval_env):
+    code, out, err = run("rag", "eval", "--min-skip-success", "0.875", "--project-root", str(eval_env["root"]))
+    assert code == 0, err
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in out.splitlines() if line.startswith("│") and "minimum" in line}
+    assert rows == {
+        "hit@5 minimum": ["0.000", "0.600", "-", ">= 0.4", "PASS", "27 of 45 targeted cases hit"],
+        "task success minimum": ["0.151", "0.660", "-", ">= 0.4", "PASS", "35 of 53 cases succeed"],
+        "should-skip success minimum": ["1.000", "1.000", "-", ">= 0.875", "PASS",
+                                        "8 of 8 should-skip cases delivered nothing"],
+    }
 
 
 def test_rag_vs_candidate_against_the_same_run_changes_nothing(eval_env):
@@ -401,8 +492,10 @@ def history(git_repo) -> tuple[Path, dict[str, str]]:
 
 def test_git_cases_pick_commits_that_change_existing_source_files(history):
     repo, shas = history
-    cases = git_cases(repo, 10)
+    scan = git_cases(repo, 10)
+    cases = scan.cases
     assert [c.commit for c in cases] == [shas["round"], shas["mailer"], shas["generated"]]  # oldest first
+    assert (scan.ignored, scan.scanned) == ((), 6)  # every commit, the root included
     round_case, mailer_case, generated_case = cases
     assert round_case.parent == shas["initial"]
     assert round_case.case.id == f"git-{shas['round'][:10]}"
@@ -413,7 +506,7 @@ def test_git_cases_pick_commits_that_change_existing_source_files(history):
     assert (mailer_case.named, mailer_case.case.case_class) == (True, GIT_NAMED)
     assert [p.path for p in generated_case.case.expected] == ["build/generated.py"]
     # The last two qualifying commits only.
-    assert [c.commit for c in git_cases(repo, 2)] == [shas["mailer"], shas["generated"]]
+    assert [c.commit for c in git_cases(repo, 2).cases] == [shas["mailer"], shas["generated"]]
 
 
 def test_from_git_end_to_end_leaves_the_repository_alone(history):
@@ -435,9 +528,64 @@ def test_from_git_end_to_end_leaves_the_repository_alone(history):
     assert mailer_case["delivered_files"][0] == "src/shop/mailer.py" and mailer_case["hit"] is True
     assert sorted(report["per_class"]) == [GIT_NAMED, GIT_UNNAMED]
     assert report["overall"]["on"]["hit_at_5"] == 1.0 and report["gate"]["passed"] is True
+    assert report["gate"]["checks"][-1]["note"] == "no should-skip cases in this set"
+    assert meta["ignored"]["count"] == 0 and meta["commits_scanned"] == 6
     assert code == 0
     # Nothing in the repository moved: same HEAD, clean tree, no extra worktree, no .paqad.
     assert git(repo, "rev-parse", "HEAD") == head
     assert git(repo, "status", "--porcelain") == ""
     assert len(git(repo, "worktree", "list").splitlines()) == 1
+    assert not (repo / ".paqad").exists()
+
+
+# ------------------------------------------------------------------ --from-git: gold sets no top 5 can hold
+
+
+def _module(name: str, version: int = 1) -> str:
+    return (f'"""The {name} module."""\n\n\ndef {name}_handler(request):\n'
+            f'    """Handle a {name} request (version {version})."""\n    return {{"{name}": request, "v": {version}}}\n')
+
+
+MODULES = ("orders", "refunds", "shipping", "stock", "pricing", "reports")
+
+
+def test_from_git_ignores_commits_changing_more_than_five_source_files(git_repo):
+    repo = git_repo({"pyproject.toml": "[project]\nname = 'shop'\nversion = '0.1'\n",
+                     **{f"src/shop/{m}.py": _module(m) for m in MODULES}})
+    six = _commit(repo, {f"src/shop/{m}.py": _module(m, 2) for m in MODULES}, "Version 2 of every request handler")
+    five = _commit(repo, {f"src/shop/{m}.py": _module(m, 3) for m in MODULES[:5]}, "Version 3 of five handlers")
+    one = _commit(repo, {"src/shop/refunds.py": _module("refunds", 4) + "\n\ndef refund_limit():\n    return 500\n"},
+                  "Cap refunds at 500")
+    scan = git_cases(repo, 10)
+    assert [c.commit for c in scan.cases] == [five, one]
+    assert [(c.commit, c.files, c.subject) for c in scan.ignored] == [(six, 6, "Version 2 of every request handler")]
+    assert scan.scanned == 4
+    assert [c.commit for c in git_cases(repo, 1).cases] == [one]  # an ignored commit does not count towards N
+
+    code, out, err = run("rag", "eval", "--from-git", "10", "--json", "--project-root", str(repo))
+    assert code in (0, 1), err
+    report = json.loads(out)
+    ignored = report["meta"]["ignored"]
+    assert ignored == {"count": 1, "max_files": 5,
+                       "reason": "changes more than 5 non-test source files: no top 5 can hold its gold set",
+                       "commits": [{"id": f"git-{six[:10]}", "commit": six, "files": 6,
+                                    "subject": "Version 2 of every request handler"}]}
+    assert report["meta"]["source_detail"].endswith("2 commit cases (1 name a changed file in their message); "
+                                                    "1 ignored: more than 5 changed source files")
+    assert sorted({c["case_id"] for c in report["cases"]}) == sorted([f"git-{five[:10]}", f"git-{one[:10]}"])
+    assert {len(c["expected"]) for c in report["cases"]} == {5, 1}
+
+    code, out, err = run("rag", "eval", "--from-git", "10", "--project-root", str(repo))
+    assert code in (0, 1), err
+    assert (f"ignored 1 commit(s) that change more than 5 source files (no top 5 can hold their gold set): "
+            f"git-{six[:10]} (6 files)") in out
+
+
+def test_from_git_with_only_oversized_commits_exits_2(git_repo):
+    repo = git_repo({f"src/shop/{m}.py": _module(m) for m in MODULES})
+    _commit(repo, {f"src/shop/{m}.py": _module(m, 2) for m in MODULES}, "Version 2 of every request handler")
+    code, _, err = run("rag", "eval", "--from-git", "3", "--project-root", str(repo))
+    assert code == 2
+    assert (f"--from-git 3: no usable commit among the last 2 of the first-parent history of {repo}: "
+            "the 1 that change non-test source files change more than 5 each") in err
     assert not (repo / ".paqad").exists()

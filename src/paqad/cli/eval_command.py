@@ -78,11 +78,16 @@ def _gate_table(report: EvalReport) -> Table:
         table.add_column(col, overflow="fold")
     for check in report.gate.checks:
         bound = "<=" if check.name == "prompt tokens rise" else ">="
+        threshold = f"{check.threshold:g}" if check.kind == "minimum" else _change(check.threshold)
         table.add_row(
-            check.name, f"{check.baseline:.3f}", f"{check.candidate:.3f}", _change(check.change),
-            f"{bound} {_change(check.threshold)}", "PASS" if check.passed else "FAIL", check.note,
+            check.name, _value(check.baseline), _value(check.candidate), _change(check.change),
+            f"{bound} {threshold}", "PASS" if check.passed else "FAIL", check.note,
         )
     return table
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def _cases_table(report: EvalReport) -> Table:
@@ -111,6 +116,11 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
         b = meta["baseline"]
         out.print(f"baseline snapshot {b['file']} ({b.get('created_at')}, {b.get('model')}): {b['compared_cases']} cases "
                   f"compared, {b['only_in_baseline']} only in the snapshot, {b['only_in_this_run']} only in this run")
+    ignored = meta.get("ignored") or {}
+    if ignored.get("count"):
+        listed = ", ".join(f"{c['id']} ({c['files']} files)" for c in ignored["commits"])
+        out.print(f"ignored {ignored['count']} commit(s) that change more than {ignored['max_files']} source files "
+                  f"(no top {ignored['max_files']} can hold their gold set): {listed}", highlight=False)
     for item in meta.get("skipped", []):
         out.print(f"skipped {item['id']}: {item['reason']} ({', '.join(item['expected'])})")
     if show_cases:
@@ -120,7 +130,8 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
         out.print(_gate_table(report))
         if report.overall[0].tokens_added == 0 and report.overall[1].tokens_added > 0:
             out.print("Note: retrieval off adds 0 tokens, so any delivery is an infinite relative token rise; "
-                      "the token check can pass only through the task-success waiver.")
+                      "the token check can pass only through the task-success waiver. The minimum checks hold "
+                      "retrieval on to absolute levels whatever off scored.")
         verdict = "[green]PASSED[/green]" if report.gate.passed else "[red]FAILED[/red]"
         out.print(f"Gate {verdict}")
     out.print("Rules:", style="dim")
@@ -136,7 +147,7 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
 @click.option("--save-snapshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write this run's per-case results (the candidate side) to a snapshot file.")
 @click.option("--from-git", "from_git", type=int, default=None, metavar="N",
-              help="Cases from the last N commits of this repository that change non-test source files.")
+              help="Cases from the last N commits of this repository that change 1-5 non-test source files.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
 @click.option("--show-cases", is_flag=True, help="Also print one row per case.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the eval embedding cache under PAQAD_HOME/eval-cache/.")
@@ -150,17 +161,27 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
               help="Gate: most relative rise of prompt tokens ...")
 @click.option("--token-waiver-success-gain", type=float, default=_DEFAULTS.token_waiver_success_gain, show_default=True,
               help="... unless task success rose at least this much.")
+@click.option("--min-hit-at-5", type=float, default=_DEFAULTS.min_hit_at_5, show_default=True,
+              help="Gate: least hit@5 with retrieval on (targeted cases).")
+@click.option("--min-task-success", type=float, default=_DEFAULTS.min_task_success, show_default=True,
+              help="Gate: least task success with retrieval on (all cases).")
+@click.option("--min-skip-success", type=float, default=_DEFAULTS.min_skip_success, show_default=True,
+              help="Gate: least share of should-skip prompts that get nothing with retrieval on.")
 @project_root_option
 def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_cache, min_hit_gain, min_success_gain,
-             min_correction_drop, max_token_rise, token_waiver_success_gain, project_root) -> None:
+             min_correction_drop, max_token_rise, token_waiver_success_gain, min_hit_at_5, min_task_success,
+             min_skip_success, project_root) -> None:
     """Measure whether retrieval helps, by script (no AI judge).
 
     feature-off-vs-on (default) runs the built-in test set (a 67-file web service, 53 cases in six
     classes) with retrieval off and on, reports hit@5, MRR, task success, correction turns and
-    prompt tokens added per class, and exits 1 when the gate fails. lexical-vs-rag compares BM25
+    prompt tokens added per class, and exits 1 when the gate fails: relative gains over off
+    (--min-hit-gain ...) and absolute minimums with retrieval on (--min-hit-at-5,
+    --min-task-success, --min-skip-success). lexical-vs-rag compares BM25
     alone with the hybrid; rag-vs-candidate compares this run with a --save-snapshot file.
     --from-git N uses your own commits instead: each commit's message is the query, the source
-    files it changed are expected, indexed at its parent. The eval index lives in a temporary
+    files it changed are expected, indexed at its parent (commits changing more than 5 are
+    ignored and counted: no top 5 can hold them). The eval index lives in a temporary
     folder; your index and config are never written.
 
     \b
@@ -175,7 +196,7 @@ def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_ca
 
     paths = resolve_paths(project_root)
     thresholds = GateThresholds(min_hit_gain, min_success_gain, min_correction_drop, max_token_rise,
-                                token_waiver_success_gain)
+                                token_waiver_success_gain, min_hit_at_5, min_task_success, min_skip_success)
     err = Console(stderr=True)
     show_progress = from_git is None and err.is_terminal and not as_json
     with BuildProgress(enabled=show_progress) as progress:

@@ -36,6 +36,7 @@ from paqad.errors import PaqadError
 
 CASES_VERSION = 1
 CASE_CLASSES = ("lexical", "vocabulary-mismatch", "ambiguous", "multi-part", "should-skip", "docs-vs-code")
+SHOULD_SKIP = "should-skip"  # the class whose prompts need no retrieval: success is delivering nothing
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,9 @@
 """Evaluation cases from a project's own git history: a commit's message as the query, the
-non-test source files it changed as the expected places (``rag eval --from-git N``)."""
+non-test source files it changed as the expected places (``rag eval --from-git N``).
+
+A commit that changed more source files than hit@5 looks at (:data:`MAX_GOLD_FILES` = 5) makes
+no case: no top 5 can hold its gold set, so it could only count as a miss. It is ignored (it
+does not count towards N) and reported."""
 
 from __future__ import annotations
 
@@ -12,11 +16,13 @@ from pathlib import Path
 
 from paqad.errors import PaqadError
 from paqad.evaluate.cases import EvalCase, ExpectedPlace
+from paqad.evaluate.gate import HIT_K
 from paqad.index.languages import SOURCE_LANGUAGES, language_for_path
 from paqad.search.signals import is_test_path
 
 GIT_SCAN_FACTOR = 10  # --from-git N looks at most at 10 N first-parent commits to find N usable ones
 GIT_NAMED, GIT_UNNAMED = "git-named", "git-unnamed"
+MAX_GOLD_FILES = HIT_K  # a commit changing more source files than this cannot be a hit@5
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,26 @@ class GitCase:
     commit: str
     parent: str
     named: bool
+
+
+@dataclass(frozen=True)
+class IgnoredCommit:
+    """A commit left out because it changed ``files`` (> :data:`MAX_GOLD_FILES`) non-test source
+    files that existed at its parent; ``subject`` is its message's first line."""
+
+    commit: str
+    files: int
+    subject: str
+
+
+@dataclass(frozen=True)
+class GitScan:
+    """What :func:`git_cases` found: the ``cases`` (oldest first), the commits ``ignored`` on the
+    way for changing too many source files (oldest first), and how many commits it ``scanned``."""
+
+    cases: tuple[GitCase, ...]
+    ignored: tuple[IgnoredCommit, ...] = ()
+    scanned: int = 0
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -70,9 +96,10 @@ def message_names(message: str, path: str) -> bool:
     return len(stem) >= 3 and re.search(rf"(?<![\w]){re.escape(stem)}(?![\w])", low) is not None
 
 
-def git_cases(repo: Path, count: int) -> list[GitCase]:
+def git_cases(repo: Path, count: int) -> GitScan:
     """Cases from the last ``count`` first-parent commits of ``repo`` (HEAD) that change a non-test
-    source file which existed at the parent (modified, deleted or renamed away; ``--no-renames``).
+    source file which existed at the parent (modified, deleted or renamed away; ``--no-renames``),
+    and at most :data:`MAX_GOLD_FILES` of them; commits changing more are listed as ignored.
 
     Oldest first. Root commits are skipped; at most ``10 * count`` commits are looked at.
     Raises PaqadError when ``repo`` is not a git repository or ``count < 1``.
@@ -82,7 +109,9 @@ def git_cases(repo: Path, count: int) -> list[GitCase]:
     top = git_toplevel(repo)
     revs = _git(top, "rev-list", "--first-parent", f"--max-count={count * GIT_SCAN_FACTOR}", "HEAD").split()
     found: list[GitCase] = []
-    for commit in revs:
+    ignored: list[IgnoredCommit] = []
+    scanned = 0
+    for scanned, commit in enumerate(revs, start=1):
         parents = _git(top, "rev-list", "--parents", "-n", "1", commit).split()[1:]
         if not parents:
             continue
@@ -92,6 +121,9 @@ def git_cases(repo: Path, count: int) -> list[GitCase]:
         if not expected:
             continue
         message = _git(top, "log", "-1", "--format=%B", commit).strip()
+        if len(expected) > MAX_GOLD_FILES:
+            ignored.append(IgnoredCommit(commit, len(expected), message.splitlines()[0] if message else ""))
+            continue
         named = any(message_names(message, p) for p in expected)
         case = EvalCase(
             id=f"git-{commit[:10]}", case_class=GIT_NAMED if named else GIT_UNNAMED, query=message,
@@ -100,8 +132,7 @@ def git_cases(repo: Path, count: int) -> list[GitCase]:
         found.append(GitCase(case, commit, parent, named))
         if len(found) == count:
             break
-    found.reverse()
-    return found
+    return GitScan(tuple(reversed(found)), tuple(reversed(ignored)), scanned)
 
 
 def checkout_into(repo: Path, commit: str, target: Path) -> None:

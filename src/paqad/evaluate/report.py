@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from paqad.errors import PaqadError
+from paqad.evaluate.cases import SHOULD_SKIP
 from paqad.evaluate.gate import CaseResult, Gate, GateThresholds, Summary, changes, evaluate_gate, summarize
 
 MODES = ("feature-off-vs-on", "lexical-vs-rag", "rag-vs-candidate")
@@ -61,7 +62,7 @@ def build_report(mode: str, baseline: Sequence[CaseResult], candidate: Sequence[
         classes[r.case_class][1].append(r)
     per_class = {name: (summarize(b), summarize(c)) for name, (b, c) in classes.items()}
     overall = (summarize(baseline), summarize(candidate))
-    gate = evaluate_gate(*overall, thresholds) if mode == "feature-off-vs-on" else None
+    gate = evaluate_gate(*overall, thresholds, per_class.get(SHOULD_SKIP)) if mode == "feature-off-vs-on" else None
     return EvalReport(mode, base_arm, cand_arm, tuple(baseline) + tuple(candidate), overall, per_class, gate, meta)
 
 
@@ -77,6 +78,9 @@ RULES = {
     "tokens_added": "ceil(characters / 4) of the rendered '## Retrieved context' section (every form), 0 for off; "
                     "mean per case",
     "relative_change": "(after - before) / before; from before = 0: +inf if after > 0, 0 if after = 0",
+    "gate": "relative checks compare the candidate with the baseline (from off's zeros every rise is +inf); "
+            "minimum checks hold the candidate to hit@5 >= min_hit_at_5 (targeted cases), task success >= "
+            "min_task_success (all cases) and should-skip success >= min_skip_success (should-skip cases)",
 }
 
 
@@ -173,6 +177,8 @@ def report_data(report: EvalReport) -> dict:
         "per_class": {name: pair(*s) for name, s in sorted(report.per_class.items())},
         "gate": None if report.gate is None else {
             "passed": report.gate.passed,
+            "failed": [c.name for c in report.gate.checks if not c.passed],
+            "thresholds": asdict(report.gate.thresholds),
             "checks": [asdict(c) for c in report.gate.checks],
         },
         "cases": [asdict(r) for r in report.results],

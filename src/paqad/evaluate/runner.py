@@ -11,6 +11,10 @@ and compares them:
 - ``rag-vs-candidate``: ``snapshot`` (the per-case results saved by ``--save-snapshot`` from an
   earlier run) against ``rag`` (this run). Not gated.
 
+What an arm delivers comes from a *retriever* (:mod:`paqad.evaluate.retrievers`): a callable
+``(index, query) -> Delivery``. ``run_eval(..., retriever=r)`` puts ``r`` in place of the product
+in the candidate arm, so any strategy meets the same cases and the same gate.
+
 Cases come from the built-in evaluation project (:mod:`paqad.evaluate.cases`, copied into a temporary
 folder and indexed there) or, with ``from_git=N``, from the user's own history (see
 :func:`git_cases`). The user's index and configuration are only read, never written.
@@ -34,7 +38,9 @@ Per-case rules (stated in the report too):
 Relative change (:func:`relative_change`) is ``(after - before) / before``; from a zero
 baseline it is ``+inf`` when the value rose, ``0`` when it stayed 0. So 0 -> something counts
 as an improvement, and the off arm's 0 tokens make any delivery an infinite token rise: with
-``off`` as baseline the token check passes only through the success waiver.
+``off`` as baseline the token check passes only through the success waiver. That is why the gate
+also holds the ``on`` arm to absolute minimums (hit@5, task success, should-skip success; see
+:class:`paqad.evaluate.gate.GateThresholds`).
 """
 
 
@@ -48,26 +54,23 @@ import time
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from paqad import store as store_mod
 from paqad.build import IndexReport, sync
 from paqad.config import MAX_PASSAGES, MAX_POINTERS, Settings, load_settings, paqad_home
-from paqad.deliver.delivery import deliver
 from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
-from paqad.evaluate.cases import EvalCase, load_cases, project_dir
-from paqad.evaluate.gate import CaseResult, GateThresholds, count_tokens
-from paqad.evaluate.git_cases import GIT_NAMED, checkout_into, git_cases, git_toplevel
+from paqad.evaluate.cases import SHOULD_SKIP, EvalCase, load_cases, project_dir
+from paqad.evaluate.gate import HIT_K, CaseResult, GateThresholds, count_tokens
+from paqad.evaluate.git_cases import GIT_NAMED, MAX_GOLD_FILES, checkout_into, git_cases, git_toplevel
 from paqad.evaluate.metrics import distinct_files, recall_at_k, reciprocal_rank
 from paqad.evaluate.report import MODE_ARMS, MODES, RULES, EvalReport, build_report, load_snapshot, align_with_snapshot
+from paqad.evaluate.retrievers import ARM_RETRIEVERS, EvalIndex, Retriever
 from paqad.index.sync import Progress
 from paqad.project import ProjectPaths
 from paqad.search.floor import CONFIDENT, FloorOutcome
 
-HIT_K = 5  # hit@5, partial@5 (issue 6)
-QUERY_LABEL = "this prompt"  # what the hook path labels a prompt query (refresh.section_for_prompt)
-SHOULD_SKIP = "should-skip"
 
 Log = Callable[[str], None]
 
@@ -109,25 +112,19 @@ def score_case(case: EvalCase, arm: str, outcome: FloorOutcome | None, section: 
     )
 
 
-def run_case(
-    store: store_mod.IndexStore, paths: ProjectPaths, settings: Settings, embedder: Embedder | None,
-    case: EvalCase, arm: str,
-) -> CaseResult:
-    """Run one case under ``arm`` (``off``, ``lexical``, ``on`` or ``rag``) against an open index.
+def run_case(index: EvalIndex, case: EvalCase, arm: str, retriever: Retriever | None = None) -> CaseResult:
+    """Run one case under ``arm`` against the open ``index``.
 
-    ``on``/``rag``: :func:`paqad.search.search` (dense + BM25, RRF, signals), then the floor
-    and :func:`render_section` as ``refresh-context`` does. ``lexical``: the same candidates,
-    fused from the BM25 ranking alone; each result still carries its cosine as its score, so the
-    same floor decides what is delivered.
+    ``off`` delivers nothing. Any other arm asks ``retriever`` (default: the arm's own,
+    :data:`ARM_RETRIEVERS`: the product's search -> floor -> section for ``on``/``rag``, BM25
+    order for ``lexical``) and scores what it delivered.
     """
     if arm == "off":
         return score_case(case, arm, None)
-    if arm not in ("lexical", "on", "rag"):
+    chosen = retriever or ARM_RETRIEVERS.get(arm)
+    if chosen is None:
         raise ValueError(f"unknown arm {arm!r}")
-    # The product's path (intent, search, floor, section), as refresh-context and the hook run it;
-    # the lexical arm without the dense ranker (keyword-only confidence).
-    delivery = deliver(paths, settings, case.query, QUERY_LABEL, embedder=None if arm == "lexical" else embedder,
-                       store=store)
+    delivery = chosen(index, case.query)
     return score_case(case, arm, delivery.outcome, delivery.section)
 
 
@@ -202,11 +199,14 @@ def _sync(paths: ProjectPaths, settings: Settings, embedder: Embedder, progress:
 
 def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache: bool = True,
                 progress: Progress | None = None, log: Log | None = None,
-                cases: Sequence[EvalCase] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
+                cases: Sequence[EvalCase] | None = None,
+                retrievers: Mapping[str, Retriever] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
     """Index a temporary copy of the built-in project and run its cases under the arms of ``mode``.
 
-    Returns (results per arm, meta). ``cases`` defaults to the shipped ``cases.json``.
+    Returns (results per arm, meta). ``cases`` defaults to the shipped ``cases.json``;
+    ``retrievers`` maps an arm to the retriever it uses instead of its own (:func:`run_case`).
     """
+    retrievers = retrievers or {}
     cases = list(cases if cases is not None else load_cases())
     arms = _arm_names(mode)
     out: dict[str, list[CaseResult]] = {arm: [] for arm in arms}
@@ -219,9 +219,10 @@ def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache:
             log(f"eval index: {index.summary()}")
         started = time.perf_counter()
         with store_mod.open_store(paths, readonly=True) as store:
+            index_view = EvalIndex(store, paths, settings, embedder)
             for case in cases:
                 for arm in arms:
-                    out[arm].append(run_case(store, paths, settings, embedder, case, arm))
+                    out[arm].append(run_case(index_view, case, arm, retrievers.get(arm)))
         query_seconds = time.perf_counter() - started
     meta = {
         "source": "built-in",
@@ -235,7 +236,8 @@ def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache:
 
 
 def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode: str, *, use_cache: bool = True,
-            progress: Progress | None = None, log: Log | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
+            progress: Progress | None = None, log: Log | None = None,
+            retrievers: Mapping[str, Retriever] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
     """Cases from the last ``count`` qualifying commits of ``repo`` (see :func:`git_cases`), each run
     against an index of its parent commit.
 
@@ -243,14 +245,21 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
     archive``) and the index synced incrementally, so unchanged files cost a hash and unchanged
     chunks are never embedded twice. Expected files the index does not hold (filtered out,
     e.g. ignored or too large) are dropped; a case left without any is skipped and listed in
-    ``meta["skipped"]``. The extracted tree has no ``.git`` and no ``.paqad/`` (the user's current
+    ``meta["skipped"]``. Commits changing more than 5 source files make no case (no top 5 can
+    hold their gold set); ``meta["ignored"]`` counts and lists them. The extracted tree has no
+    ``.git`` and no ``.paqad/`` (the user's current
     settings apply to every commit), so a file git tracks inside a git-ignored folder is
     filtered out here although the live index would keep it.
     """
+    retrievers = retrievers or {}
     top = git_toplevel(repo)
-    commits = git_cases(top, count)
+    scan = git_cases(top, count)
+    commits = scan.cases
     if not commits:
-        raise PaqadError(f"--from-git {count}: no commit in the first-parent history of {top} changes a non-test source file")
+        why = (f"the {len(scan.ignored)} that change non-test source files change more than {MAX_GOLD_FILES} each"
+               if scan.ignored else "none changes a non-test source file")
+        raise PaqadError(f"--from-git {count}: no usable commit among the last {scan.scanned} of the first-parent "
+                         f"history of {top}: {why}")
     arms = _arm_names(mode)
     out: dict[str, list[CaseResult]] = {arm: [] for arm in arms}
     skipped: list[dict] = []
@@ -279,16 +288,26 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
                                     "expected": [p.path for p in item.case.expected]})
                     continue
                 case = replace(item.case, expected=places)
+                index_view = EvalIndex(store, paths, settings, embedder)
                 for arm in arms:
-                    out[arm].append(run_case(store, paths, settings, embedder, case, arm))
+                    out[arm].append(run_case(index_view, case, arm, retrievers.get(arm)))
             query_seconds += time.perf_counter() - started
     used = len(commits) - len(skipped)
     named = sum(1 for r in out[arms[-1]] if r.case_class == GIT_NAMED)
+    ignored = f"; {len(scan.ignored)} ignored: more than {MAX_GOLD_FILES} changed source files" if scan.ignored else ""
     meta = {
         "source": "git",
-        "source_detail": f"git history of {top}: {used} commit cases ({named} name a changed file in their message)",
+        "source_detail": f"git history of {top}: {used} commit cases ({named} name a changed file in their message)"
+                         f"{ignored}",
         "repository": str(top),
         "commits_requested": count,
+        "commits_scanned": scan.scanned,
+        "ignored": {
+            "count": len(scan.ignored), "max_files": MAX_GOLD_FILES,
+            "reason": f"changes more than {MAX_GOLD_FILES} non-test source files: no top {HIT_K} can hold its gold set",
+            "commits": [{"id": f"git-{c.commit[:10]}", "commit": c.commit, "files": c.files, "subject": c.subject}
+                        for c in scan.ignored],
+        },
         "index": {"embedded": embedded, "cached": cached, "seconds": round(index_seconds, 2)},
         "query_seconds": round(query_seconds, 2),
         "skipped": skipped,
@@ -310,12 +329,15 @@ def run_eval(
     log: Log | None = None,
     settings: Settings | None = None,
     embedder: Embedder | None = None,
+    retriever: Retriever | None = None,
 ) -> EvalReport:
     """Run ``rag eval`` for the project at ``user_paths`` and return the report.
 
     The user's settings choose provider, model, floor, relief floor and ``rag_top_n``; the user's
     index and ``.paqad/`` files are never written. ``baseline`` is a snapshot file (required for
-    and only used by ``rag-vs-candidate``).
+    and only used by ``rag-vs-candidate``). ``retriever`` (see :mod:`paqad.evaluate.retrievers`)
+    replaces the product's search -> floor -> section in the candidate arm (``on`` / ``rag``), so
+    another retrieval strategy meets the same cases and the same gate.
 
     Raises PaqadError for an unknown mode, a missing or unreadable baseline, a mismatch between
     the baseline's cases and this run's, or ``--from-git`` problems.
@@ -336,13 +358,15 @@ def run_eval(
         from paqad.embed.factory import get_embedder
 
         embedder = get_embedder(settings, user_paths)
+    base_arm, cand_arm = MODE_ARMS[mode]
+    retrievers = {} if retriever is None else {cand_arm: retriever}
     started = time.perf_counter()
     if from_git is not None:
         per_arm, meta = run_git(user_paths.root, from_git, settings, embedder, mode, use_cache=use_cache,
-                                progress=progress, log=log)
+                                progress=progress, log=log, retrievers=retrievers)
     else:
-        per_arm, meta = run_builtin(settings, embedder, mode, use_cache=use_cache, progress=progress, log=log)
-    base_arm, cand_arm = MODE_ARMS[mode]
+        per_arm, meta = run_builtin(settings, embedder, mode, use_cache=use_cache, progress=progress, log=log,
+                                    retrievers=retrievers)
     candidate = per_arm[cand_arm]
     if snapshot is not None:
         baseline_results, candidate = align_with_snapshot(snapshot, candidate, meta, baseline)
