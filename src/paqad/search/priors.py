@@ -135,3 +135,17 @@ def path_word_share(words: tuple[str, ...], path: str) -> float:
     exact = set(parts)
     matched = sum(1 for w in words if w in exact or any(_similar(w, p) for p in parts))
     return matched / len(words)
+
+
+@lru_cache(maxsize=16384)
+def symbol_word_share(words: tuple[str, ...], symbol: str) -> float:
+    """Share of the query's words that name parts of a chunk's symbol (``calculateRetryDelay``
+    for "how is the retry delay calculated"), with the same similarity as :func:`path_word_share`."""
+    if not words or not symbol:
+        return 0.0
+    last = symbol.replace("::", ".").rsplit(".", 1)[-1]
+    parts = tuple(p.lower() for piece in last.split("_") for p in _PARTS.findall(piece))
+    if not parts:
+        return 0.0
+    exact = set(parts)
+    return sum(1 for w in words if w in exact or any(_similar(w, p) for p in parts)) / len(words)

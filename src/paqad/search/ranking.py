@@ -23,10 +23,11 @@ from paqad import store as store_mod
 from paqad.embed.base import Embedder
 from paqad.search.analysis import SYMBOL, QueryInfo, analyze
 from paqad.search.confidence import Calibration, Evidence
+from paqad.config import RRF_K
 from paqad.search.dense import cosines_of, start_dense
 from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.lexical import lexical_hits
-from paqad.search.priors import PRIOR_KINDS, exempt_kinds, path_kinds, path_word_share
+from paqad.search.priors import PRIOR_KINDS, exempt_kinds, path_kinds, path_word_share, symbol_word_share
 from paqad.search.results import SearchResult
 from paqad.search.signals import apply_signals
 from paqad.search.symbols import DefinitionMatch, defines_in_text, symbol_pool
@@ -51,6 +52,7 @@ class RankingOptions:
     symbol_dense_weight: float = 0.6
     symbol_lexical_weight: float = 1.4
     kind_weights: bool = True
+    rrf_k: int = RRF_K
     # symbols: the symbol table's definitions of the query's identifiers join as a pool, and a
     # chunk that defines one gets `definition_boost` x the best fused score (embedded identifiers
     # in prose get `embedded_share` of it; a bare name match of a qualified identifier
@@ -79,6 +81,7 @@ class RankingOptions:
     # prose queries: words naming the file or its folder
     path_words: bool = True
     path_word_boost: float = 1.0
+    symbol_word_boost: float = 0.5  # and words naming parts of the chunk's symbol
     # per-file coherence and saturation
     coherence: float = 0.0
     saturation: float = 0.5
@@ -233,7 +236,7 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         rankings.append((list(dict.fromkeys(m.chunk_id for m in definitions)), options.symbol_weight))
     if options.named_files and pools.named:
         rankings.append((list(pools.named), options.named_file_weight))
-    scores = reciprocal_rank_fusion([r for r, _ in rankings], weights=[w for _, w in rankings])
+    scores = reciprocal_rank_fusion([r for r, _ in rankings], k=options.rrf_k, weights=[w for _, w in rankings])
     if not scores:
         return []
     rows = store.chunks_by_id(list(scores))
@@ -295,6 +298,10 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
             if share:
                 scores[cid] *= 1.0 + options.path_word_boost * share
                 words[cid] = share
+            if options.symbol_word_boost and row.symbol:
+                named = symbol_word_share(info.words, row.symbol)
+                if named:
+                    scores[cid] *= 1.0 + options.symbol_word_boost * named
 
     if options.signals:
         order = apply_signals(scores, rows, info.text, options.signals - {"diversity"})
@@ -361,7 +368,7 @@ def ablations() -> dict[str, RankingOptions]:
     the default with each technique switched off."""
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
-                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False)
+                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -370,10 +377,11 @@ def ablations() -> dict[str, RankingOptions]:
         "default": default,
         "no-kind-weights": replace(default, kind_weights=False),
         "no-symbols": replace(default, symbols=False),
-        "no-named-files": replace(default, named_files=False),
+        "with-named-file-pool": replace(default, named_file_weight=0.25),  # measured, left off
         "no-priors": replace(default, priors=False),
-        "no-path-words": replace(default, path_words=False),
-        "no-coherence": replace(default, coherence=0.0),
+        "no-path-words": replace(default, path_word_boost=0.0),
+        "no-symbol-words": replace(default, symbol_word_boost=0.0),
+        "with-coherence": replace(default, coherence=0.05),  # measured, left off
         "no-saturation": replace(default, saturation=1.0),
         "no-code-signal": replace(default, signals=frozenset()),
         "no-long-prompts": replace(default, long_prompts=False),
