@@ -278,7 +278,7 @@ def init_project(
     Raises PaqadError (ConfigError, ModelMissingError, KeyMissingError, UploadDeclined, ...).
     """
     from paqad.config import DEFAULT_MODELS
-    from paqad.embed.factory import get_embedder
+    from paqad.embed.factory import load_model
 
     say = notify or (lambda message: None)
     current = load_settings(paths)
@@ -290,8 +290,7 @@ def init_project(
 
         require_key(paths, provider, interactive=interactive)
     candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
-    embedder = get_embedder(candidate, paths)
-    embedder.fingerprint  # noqa: B018 - loads the local model files, or raises a clear error
+    embedder = load_model(candidate, paths)  # fetches and loads the local model, or raises a clear error
     state = index_state(paths, candidate)
     rebuild_all = rebuild or not state.valid
     if rebuild_all and provider != "local" and confirm_upload is not None:

@@ -8,7 +8,8 @@ reports it as an internal error with exit 1 (see :mod:`paqad.cli.main`).
     ├── IndexMissingError    no index yet (run `rag init`)
     ├── IndexStaleError      the index does not match the settings (``reasons`` say why)
     ├── IndexCorruptError    the index database cannot be read (run `rag rebuild`)
-    ├── ModelMissingError    the embedding model is not in the store and cannot be fetched
+    ├── ModelMissingError    the embedding model is not in the store and cannot be fetched,
+    │                        or its files are there but cannot be loaded (damaged)
     └── KeyMissingError      a remote provider's API key is not set
 """
 
@@ -49,7 +50,7 @@ class IndexCorruptError(PaqadError):
 
 
 class ModelMissingError(PaqadError):
-    """The embedding model is not in the store and cannot be fetched (offline)."""
+    """The embedding model is not in the store and cannot be fetched (offline), or cannot be loaded."""
 
 
 class KeyMissingError(PaqadError):

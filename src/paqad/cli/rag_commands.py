@@ -73,16 +73,19 @@ class BuildProgress:
         self.progress.update(self.tasks[stage], completed=done, total=total or 1, rate=rate)
 
 
-def _load_embedder(paths: ProjectPaths, settings):
-    from paqad.embed.factory import get_embedder
-
-    return get_embedder(settings, paths)
+def _warn(message: str) -> None:
+    click.echo(f"paqad-ai: warning: {message}", err=True)
 
 
 def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, embedder=None):
     from paqad.build import sync
+    from paqad.embed.factory import load_model
+    from paqad.errors import ModelMissingError
 
-    embedder = embedder or _load_embedder(paths, settings)
+    try:
+        embedder = embedder or load_model(settings, paths)
+    except ModelMissingError as exc:
+        raise ModelMissingError(f"{exc}; the index was not changed") from None
     with BuildProgress(enabled=not quiet) as progress:
         report = sync(paths, settings, embedder, full=full, progress=progress)
     return report
@@ -302,7 +305,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
       git diff | paqad-ai rag probe - --json
     """
     from paqad.build import sync
-    from paqad.search import search
+    from paqad.search import load_embedder, search
     from paqad.store import index_exists
 
     paths = resolve_paths(project_root)
@@ -310,12 +313,17 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     settings = load_settings(paths)
     if not index_exists(paths):
         raise IndexMissingError()
-    embedder = _load_embedder(paths, settings)
-    if not no_sync:
-        sync(paths, settings, embedder, blocking=False)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
-    results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder).results
+    embedder, degraded = load_embedder(paths, settings)
+    if degraded:
+        _warn(degraded + ("" if no_sync else "; index not synced (the previous index is kept)"))
+    elif not no_sync:
+        sync(paths, settings, embedder, blocking=False)
+    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
+    if response.degraded and not degraded:  # the model failed while embedding the query
+        _warn(response.degraded)
+    results = response.results
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     rows = [
         {
@@ -328,7 +336,8 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         for r in results
     ]
     if as_json:
-        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
+        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
+                               "results": rows}, indent=2))
         return
     if not sys.stdout.isatty():
         if rows:

@@ -14,7 +14,7 @@ import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, PaqadError
@@ -72,12 +72,11 @@ def _refresh_lock(paths: ProjectPaths) -> Iterator[bool]:
         os.close(fd)
 
 
-def get_embedder_or_none(paths: ProjectPaths, settings: Settings):
-    """The configured embedder, or None (logged) when it cannot be loaded: search degrades to BM25."""
-    embedder, why = load_embedder(paths, settings)
-    if embedder is None:
-        log_failure(paths, "refresh", PaqadError(why or "embedding model unavailable"))
-    return embedder
+NOT_SYNCED = "index not synced (the previous index is kept)"
+
+
+def _log_refresh_warning(paths: ProjectPaths, why: str) -> None:
+    log_failure(paths, "refresh", PaqadError(why))
 
 
 def _prompt_stamp(paths: ProjectPaths) -> str | None:
@@ -111,10 +110,13 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None) -> Re
 
 
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
-    embedder = get_embedder_or_none(paths, settings)
-    sync_note = "model unavailable, index not synced (see .paqad/logs/refresh.log)"
+    embedder, degraded = load_embedder(paths, settings)
     report: IndexReport | None = None
-    if embedder is not None:
+    if embedder is None:
+        # Keyword search on the last committed index; syncing needs the model for new chunks.
+        _log_refresh_warning(paths, degraded or "embedding model unavailable")
+        sync_note = f"{degraded}; {NOT_SYNCED}"
+    else:
         try:
             report = sync(paths, settings, embedder, blocking=False)
         except Exception as exc:  # noqa: BLE001 - keep the previous index and section
@@ -128,9 +130,12 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
             _check_drift(paths, settings)
             return RefreshOutcome(f"{sync_note}; no prompt and no changed files: section left out", wrote=True,
                                   seconds=time.perf_counter() - started)
-        results = search(paths, settings, query.text, embedder=embedder).results
-        outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-        write_section(paths.session_context, render_section(outcome, query.label))
+        response = search(paths, settings, query.text, embedder=embedder, degraded=degraded)
+        if response.degraded and embedder is not None:  # the model failed while embedding the query
+            _log_refresh_warning(paths, response.degraded)
+            sync_note = f"{sync_note}; {response.degraded}"
+        outcome = apply_floor(response.results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+        write_section(paths.session_context, render_section(outcome, query.label, degraded=response.degraded))
         _check_drift(paths, settings)
     except Exception as exc:  # noqa: BLE001
         log_failure(paths, "refresh", exc)
@@ -153,19 +158,24 @@ def _check_drift(paths: ProjectPaths, settings: Settings) -> None:
         log_failure(paths, "drift", exc)
 
 
-def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float) -> str | None:
+def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float,
+                       warn: Callable[[str], None] | None = None) -> str | None:
     """The ``## Retrieved context`` section for ``prompt`` from the current index (no sync).
 
     Returns None when retrieval is off, there is no usable index, or ``deadline`` (a
-    ``time.monotonic()`` value) passes before the answer is ready.
+    ``time.monotonic()`` value) passes before the answer is ready. Never fetches the model:
+    without it the search is keyword-only, the section says so, and ``warn`` (default: the
+    refresh log) gets the reason once.
     """
     if not settings.rag_enabled or not index_exists(paths) or not prompt.strip():
         return None
-    embedder = get_embedder_or_none(paths, settings)
+    embedder, degraded = load_embedder(paths, settings, fetch=False)
     if time.monotonic() > deadline:
         return None
-    results = search(paths, settings, prompt, embedder=embedder).results
+    response = search(paths, settings, prompt, embedder=embedder, degraded=degraded)
+    if response.degraded:
+        (warn or (lambda why: _log_refresh_warning(paths, why)))(response.degraded)
     if time.monotonic() > deadline:
         return None
-    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-    return render_section(outcome, "Query: this prompt")
+    outcome = apply_floor(response.results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+    return render_section(outcome, "Query: this prompt", degraded=response.degraded)

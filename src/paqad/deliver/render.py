@@ -27,7 +27,7 @@ _BACKTICK_RUN = re.compile(r"`+")
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def render_section(outcome: FloorOutcome, query_label: str) -> str:
+def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None = None) -> str:
     """Markdown for the whole section, starting with ``## Retrieved context`` and ending in ``\\n``.
 
     ``query_label`` says what was searched for, e.g. ``last prompt (recorded 2026-11-30 07:40
@@ -35,10 +35,13 @@ def render_section(outcome: FloorOutcome, query_label: str) -> str:
     Forms: up to 5 confident results as passages (each at most 1,200 characters); more than 5
     as up to 12 ``path:Lstart-end`` pointers with a one-line hint; 1-2 low-confidence passages;
     or one line saying nothing passed the floor, with the best match %. Match % is
-    ``round(score * 100)``.
+    ``round(score * 100)``. ``degraded`` (the search ran without the embedding model: why) adds
+    a ``Search degraded: ...`` line under the query line.
     """
     label = query_label.strip()
     lines = [SECTION_HEADING, "", label if label.startswith("Query:") else f"Query: {label}"]
+    if degraded:
+        lines.append(f"Search degraded: {degraded.rstrip('.')}.")
     floor = _percent(outcome.threshold)
     results = outcome.results
     if outcome.form == CONFIDENT and len(results) > MAX_PASSAGES:
