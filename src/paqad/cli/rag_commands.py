@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -268,6 +269,26 @@ def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
     return "" if rel == "." else rel
 
 
+def _decode_stdin(stream) -> str:
+    """stdin as UTF-8 (what pipes such as ``git diff`` carry) whatever the locale; else the locale's encoding."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return stream.read()
+    data = buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode(stream.encoding or "utf-8", "replace")
+
+
+def _argv_text(value: str) -> str:
+    """A command-line argument as text: under an ASCII locale Python keeps non-ASCII bytes as lone
+    surrogates, which no tokenizer or database accepts; decode those bytes as UTF-8."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+        return value
+    return os.fsencode(value).decode("utf-8", "replace")
+
+
 def _read_query(query: str | None, query_file: Path | None) -> str:
     if query_file is not None:
         try:
@@ -275,9 +296,9 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise PaqadError(f"--query-file {query_file}: cannot read ({exc})") from None
     elif query == "-":
-        text = sys.stdin.read()
+        text = _decode_stdin(sys.stdin)
     elif query is not None:
-        text = query
+        text = _argv_text(query)
     else:
         raise PaqadError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
     if not text.strip():
