@@ -128,6 +128,62 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
     )
 
 
+# --- one path: the filters' verdict and what the index holds (`rag status --explain PATH`) -----
+
+NEXT_SYNC = "the next sync (refresh-context, probe)"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Whether one path is indexed: what the filters decide about it today, and what the index
+    holds. ``path`` is project-relative (a folder ends with ``/``); ``eligible``: the filters
+    let it in; ``reason``: the code of the rule that rejects it; ``in_index``: the index holds
+    it (None: no readable index); ``changed``: indexed, but its size or mtime moved since.
+    The two disagree only until the next sync, and :meth:`describe` says so."""
+
+    path: str
+    eligible: bool
+    reason: str | None
+    in_index: bool | None
+    changed: bool = False
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
+        if not self.eligible:
+            text = f"{self.path}: not indexed ({self.reason})"
+            if self.in_index:
+                text += f", but the index still holds it from before; {NEXT_SYNC} removes it"
+            return text
+        if self.in_index is None:
+            return f"{self.path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
+        if not self.in_index:
+            return f"{self.path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
+        if self.changed:
+            return f"{self.path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
+        return f"{self.path}: indexed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "eligible": self.eligible, "reason": self.reason, "in_index": self.in_index,
+                "changed": self.changed}
+
+
+def explain_path(paths: ProjectPaths, settings: Settings, rel_path: str) -> Explanation:
+    """Why the project-relative ``rel_path`` is or is not indexed, checked against the index.
+
+    Raises PaqadError for a path that does not exist or lies outside the project.
+    """
+    from paqad.index.discover import explain
+
+    decision = explain(paths.root, rel_path, max_file_size=settings.rag_max_file_size)
+    try:
+        with store_mod.open_store(paths, readonly=True) as store:
+            row = store.file_row(decision.path)
+    except PaqadError:
+        return Explanation(decision.path, decision.eligible, decision.reason, None)
+    changed = row is not None and decision.eligible and (row.size, row.mtime_ns) != (decision.size, decision.mtime_ns)
+    return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed)
+
+
 # --- the last refresh's record (written by `rag refresh-context`) -----------------------------
 
 

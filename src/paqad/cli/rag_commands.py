@@ -204,20 +204,16 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     """
     paths = resolve_paths(project_root)
     if explain_path:
-        from paqad.index.discover import explain
+        from paqad.status import explain_path as explain
 
-        settings = load_settings(paths)
         target = Path(explain_path)
         if target.is_absolute():
             try:
                 target = target.resolve().relative_to(paths.root)
             except ValueError:
                 raise PaqadError(f"--explain {explain_path}: not inside the project {paths.root}") from None
-        decision = explain(paths.root, target.as_posix(), max_file_size=settings.rag_max_file_size)
-        if as_json:
-            click.echo(json.dumps({"path": decision.path, "eligible": decision.eligible, "reason": decision.reason}))
-        else:
-            click.echo(f"{decision.path}: " + ("indexed" if decision.eligible else f"not indexed ({decision.reason})"))
+        explanation = explain(paths, load_settings(paths), target.as_posix())
+        click.echo(json.dumps(explanation.to_dict()) if as_json else explanation.describe())
         return
     from paqad.status import status as project_status
 

@@ -37,6 +37,7 @@ from paqad.index.filters import (
     is_env_file,
     load_rag_ignore,
     read_ignore_file,
+    size_reason,
     type_reason,
 )
 from paqad.index.stacks import StackPack, detect_stacks
@@ -227,8 +228,9 @@ class _Rules:
         """The decision for one non-folder entry (a file or a symlink) at filesystem ``path``.
 
         A file whose (size, mtime) matches ``known`` (it was indexed with that content) skips
-        every content read: the generated-entry marker of layer 2 and the checks of layer 4.
-        The rule-based layers still run, since ignore rules may have changed.
+        every content read: the generated-entry marker of layer 2 and the content checks of
+        layer 4. Everything a setting decides still runs, since settings may have changed since
+        it was indexed: the rule-based layers and the size limit (``rag_max_file_size``).
         """
         name = rel.rsplit("/", 1)[-1]
         dir_link = is_symlink and os.path.isdir(path)
@@ -255,10 +257,12 @@ class _Rules:
         if not _is_utf8_path(rel):
             # A name that is not UTF-8 cannot be stored or shown as a project path.
             return FilterDecision(rel, False, "check:not-utf8-name")
-        if not unchanged:
+        if unchanged:  # same bytes as when indexed: only the size limit can have moved
+            reason = size_reason(st.st_size, self.max_file_size)
+        else:
             reason = content_reason(Path(path), st.st_size, self.max_file_size)
-            if reason is not None:
-                return FilterDecision(rel, False, reason)
+        if reason is not None:
+            return FilterDecision(rel, False, reason)
         return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
 
 

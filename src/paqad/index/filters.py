@@ -394,6 +394,15 @@ MINIFIED_LINE_CHARS = 5000
 MINIFIED_MEAN_LINE_CHARS = 300
 
 
+def size_reason(size: int, max_file_size: int) -> str | None:
+    """The layer-4 checks decided from the size alone (no read): ``check:empty``, ``check:too-large``."""
+    if size == 0:
+        return "check:empty"
+    if size > max_file_size:
+        return "check:too-large"
+    return None
+
+
 def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     """Layer-4 reason for the regular file ``path`` of ``size`` bytes (from ``lstat``), or None.
 
@@ -403,10 +412,9 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     minified (:func:`is_minified`).
     A file that cannot be read gives ``"check:unreadable"``.
     """
-    if size == 0:
-        return "check:empty"
-    if size > max_file_size:
-        return "check:too-large"
+    reason = size_reason(size, max_file_size)
+    if reason is not None:
+        return reason
     try:
         data = path.read_bytes()
     except OSError:
