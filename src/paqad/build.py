@@ -32,6 +32,7 @@ from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_
 from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
 from paqad.index.chunking import Chunk, dense_text, keyword_text
+from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
@@ -48,7 +49,8 @@ class IndexReport:
 
     ``embedded`` counts distinct texts sent to the model (identical chunks are embedded once),
     ``embedded_chunks`` chunks whose vector was not in the cache, ``cached`` those whose was.
-    ``rejected`` counts files left out per reason code (``"check:too-large": 2``).
+    ``rejected`` counts files left out per reason code (``"check:too-large": 2``). ``warning``
+    is a line for people when something needs their attention (no file could be indexed).
     """
 
     full: bool = False
@@ -65,6 +67,7 @@ class IndexReport:
     rejected: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    warning: str = ""
 
     @property
     def changed(self) -> bool:
@@ -159,6 +162,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     report = IndexReport(
         full=full, reason=reason, files_total=len(plan.discovery.eligible), files_changed=len(files.changed),
         files_removed=len(plan.removed), rejected=rejected, **embedding,
+        warning="" if plan.discovery.eligible else nothing_indexable_note(plan.discovery),
     )
     if not (files.changed or plan.removed or files.touched or full):
         return dataclasses.replace(report, chunks_total=store.chunk_count())

@@ -133,6 +133,8 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
             notify=lambda line: click.echo(line, err=True), progress=progress,
         )
     settings = result.settings
+    if result.report.warning:
+        _warn(result.report.warning)
     click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {result.report.summary()}")
 
 
@@ -155,6 +157,8 @@ def rebuild(project_root: Path | None) -> None:
     if not settings.rag_enabled and not index_exists(paths):
         raise PaqadError("retrieval is not configured here; run `paqad-ai rag init` first")
     report = _build(paths, settings, full=True)
+    if report.warning:
+        _warn(report.warning)
     click.echo(f"Rebuilt: {report.summary()}")
 
 

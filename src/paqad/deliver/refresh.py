@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from paqad import store as store_mod
 from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, PaqadError
 from paqad.project import ProjectPaths, index_exists
@@ -124,6 +125,11 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
             return RefreshOutcome(f"sync failed, previous index and section kept: {exc}", seconds=time.perf_counter() - started)
         sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
     try:
+        if (report.chunks_total if report is not None else _chunks_in_index(paths)) == 0:
+            write_section(paths.session_context, None)  # nothing to find: no section rather than noise
+            _check_drift(paths, settings)
+            return RefreshOutcome(f"{sync_note}; the index holds no chunks (nothing indexable): section left out",
+                                  wrote=True, seconds=time.perf_counter() - started)
         query = choose_query(paths, settings)
         if query is None:
             write_section(paths.session_context, None)
@@ -145,6 +151,11 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
         f"{sync_note}; query from {query.source}; {outcome.form}: {len(outcome.results)} result(s) in {seconds:.2f}s",
         wrote=True, form=outcome.form, passages=len(outcome.results), seconds=seconds,
     )
+
+
+def _chunks_in_index(paths: ProjectPaths) -> int:
+    with store_mod.open_store(paths, readonly=True) as store:
+        return store.chunk_count()
 
 
 def _check_drift(paths: ProjectPaths, settings: Settings) -> None:
@@ -169,10 +180,13 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     """
     if not settings.rag_enabled or not index_exists(paths) or not prompt.strip():
         return None
-    embedder, degraded = load_embedder(paths, settings, fetch=False)
-    if time.monotonic() > deadline:
-        return None
-    response = search(paths, settings, prompt, embedder=embedder, degraded=degraded)
+    with store_mod.open_store(paths, readonly=True) as store:
+        if store.chunk_count() == 0:  # nothing indexable: no section rather than a "no matches" one
+            return None
+        embedder, degraded = load_embedder(paths, settings, fetch=False)
+        if time.monotonic() > deadline:
+            return None
+        response = search(paths, settings, prompt, embedder=embedder, degraded=degraded, store=store)
     if response.degraded:
         (warn or (lambda why: _log_refresh_warning(paths, why)))(response.degraded)
     if time.monotonic() > deadline:

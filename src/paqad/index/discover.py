@@ -235,6 +235,8 @@ class _Rules:
         name = rel.rsplit("/", 1)[-1]
         dir_link = is_symlink and os.path.isdir(path)
         reason = None if dir_link else type_reason(name, self.extensions, self.filenames)
+        if reason is not None and self.rag.includes(rel):  # an include: glob adds a type layer 1 lacks
+            reason = None
         st = None
         if reason is None and not (is_symlink or link_ancestor):
             try:
@@ -343,6 +345,37 @@ def discover(
     eligible.sort(key=lambda d: d.path)
     rejected.sort(key=lambda d: d.path)
     return Discovery(eligible=eligible, rejected=rejected, stacks=[p.name for p in rules.stacks])
+
+
+# Folders every project has that say nothing about why no file was indexed.
+_ALWAYS_REJECTED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
+
+
+def nothing_indexable_note(found: Discovery) -> str:
+    """Why a walk found no eligible file, and how to add a file type: one line for ``init``."""
+    from paqad.index.filters import ALWAYS_EXTENSIONS
+    from paqad.index.stacks import pack_by_name, suffix
+
+    stacks = "; ".join(f"{name}: {' '.join(sorted(pack_by_name(name).extensions))}" for name in found.stacks)
+    by_type = Counter(suffix(d.path.rsplit("/", 1)[-1]) or "(no extension)"
+                      for d in found.rejected if d.reason == "type:extension")
+    others = Counter(d.reason for d in found.rejected if d.reason not in _ALWAYS_REJECTED and d.reason != "type:extension")
+    if by_type:
+        listed = ", ".join(f"{ext} {n}" for ext, n in sorted(by_type.items(), key=lambda kv: (-kv[1], kv[0])))
+        skipped = f"{sum(by_type.values())} files were skipped for their type ({listed})"
+    else:
+        skipped = "no file was skipped for its type"
+    if others:
+        listed = ", ".join(f"{reason} {n}" for reason, n in sorted(others.items(), key=lambda kv: (-kv[1], kv[0])))
+        skipped += f", {sum(others.values())} by other filters ({listed})"
+    example = next((ext for ext, _ in sorted(by_type.items(), key=lambda kv: (-kv[1], kv[0])) if ext.startswith(".")), ".txt")
+    return (
+        f"nothing here can be indexed, so retrieval will find nothing: paqad-ai looked for "
+        f"{' '.join(sorted(ALWAYS_EXTENSIONS))} files, named files such as Dockerfile and Makefile, and the files "
+        f"of the stacks it detected ({stacks or 'none'}); {skipped}. A manifest (pyproject.toml, package.json, "
+        "go.mod, Cargo.toml, CMakeLists.txt, ...) adds its language's files; for any other type add a glob to "
+        f".paqad/rag.ignore.yaml, e.g. `include: [\"**/*{example}\"]`, then run `paqad-ai rag rebuild`"
+    )
 
 
 def _normalise(rel_path: str) -> str:

@@ -288,7 +288,8 @@ class RagIgnore:
     """``.paqad/rag.ignore.yaml``: gitignore-style globs relative to the project root.
 
     ``exclude`` globs add layer-3 rules (``ignore:rag-ignore-yaml``); ``include`` globs cancel
-    any layer-3 rejection but never a layer-2 or layer-4 one. Globs follow gitignore syntax
+    a layer-1 (file type: how a language without a stack pack is added) or layer-3 rejection,
+    never a layer-2 or layer-4 one. Globs follow gitignore syntax
     (``docs/``, ``*.gen.py``, ``/top-only.md``, ``a/**/b``); a folder glob covers its contents.
     """
 
