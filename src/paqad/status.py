@@ -17,9 +17,9 @@ from typing import Any, Mapping
 
 from paqad import store as store_mod
 from paqad.config import KEYS, Settings, load_settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, PaqadError
+from paqad.errors import NO_INDEX_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError
 from paqad.index.chunking import CHUNKER_VERSION
-from paqad.project import ProjectPaths
+from paqad.project import ProjectPaths, project_relative
 
 
 
@@ -77,6 +77,7 @@ class IndexState:
     size_bytes: int = 0
     built_at: str | None = None
     refreshed_at: str | None = None
+    build_running: dict | None = None  # {"pid", "since"} of the process writing the index now
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,7 +97,19 @@ class IndexState:
             "size_bytes": self.size_bytes,
             "built_at": self.built_at,
             "refreshed_at": self.refreshed_at,
+            "build_running": self.build_running,
         }
+
+    def headline(self) -> str:
+        """``Index: ...``: valid, stale and why, or no complete build yet (running or not)."""
+        if not self.present:
+            return "Index: none (run `paqad-ai rag init`)"
+        if not self.built_at and self.build_running:
+            return f"Index: first build running (pid {self.build_running['pid']}); nothing to search until it finishes"
+        if not self.built_at:
+            return ("Index: no complete build yet (the first build was interrupted or failed); "
+                    "run `paqad-ai rag rebuild`")
+        return "Index: " + ("valid" if self.valid else "stale: " + "; ".join(self.reasons))
 
 
 def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
@@ -109,6 +122,7 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         return IndexState(True, False, (f"index unreadable: {exc}",), size_bytes=store_mod.index_size_bytes(paths))
     reasons = stale_reasons(meta, settings)
     return IndexState(
+        build_running=store_mod.current_writer(paths),
         present=True,
         valid=not reasons,
         reasons=tuple(reasons),
@@ -146,9 +160,13 @@ class Explanation:
     reason: str | None
     in_index: bool | None
     changed: bool = False
+    folder: bool = False
+    indexed_files: int | None = None  # indexed files at or under the path (None: no readable index)
 
     def describe(self) -> str:
         """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
+        if self.folder:
+            return self._describe_folder()
         if not self.eligible:
             text = f"{self.path}: not indexed ({self.reason})"
             if self.in_index:
@@ -162,26 +180,63 @@ class Explanation:
             return f"{self.path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
         return f"{self.path}: indexed"
 
+    def _describe_folder(self) -> str:
+        held = self.indexed_files or 0
+        if not self.eligible:
+            text = f"{self.path}: a folder the walk skips ({self.reason}); nothing under it is indexed"
+            if held:
+                text += f", but the index still holds {held} file(s) under it from before; {NEXT_SYNC} removes them"
+            return text
+        count = "no index yet" if self.indexed_files is None else f"{held} indexed"
+        return f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"
+
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "eligible": self.eligible, "reason": self.reason, "in_index": self.in_index,
-                "changed": self.changed}
+        return {"path": self.path, "folder": self.folder, "eligible": self.eligible, "reason": self.reason,
+                "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files}
 
 
-def explain_path(paths: ProjectPaths, settings: Settings, rel_path: str) -> Explanation:
-    """Why the project-relative ``rel_path`` is or is not indexed, checked against the index.
+def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str = "") -> Explanation:
+    """Why the path ``value`` (project-relative or absolute, any spelling that stays inside the
+    project) is or is not indexed, checked against the index. ``what`` names the option in errors.
 
-    Raises PaqadError for a path that does not exist or lies outside the project.
+    Raises OutsideProjectError for a path outside the project, PaqadError for one that does not exist.
     """
     from paqad.index.discover import explain
 
-    decision = explain(paths.root, rel_path, max_file_size=settings.rag_max_file_size)
+    rel = project_relative(paths.root, value, what)
+    if not rel or not os.path.lexists(paths.root / rel):
+        raise PaqadError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
+    decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
+    folder = decision.path.endswith("/")
     try:
         with store_mod.open_store(paths, readonly=True) as store:
+            if folder:
+                count = store.count_files_under(decision.path.rstrip("/"))
+                return Explanation(decision.path, decision.eligible, decision.reason, count > 0, folder=True,
+                                   indexed_files=count)
             row = store.file_row(decision.path)
     except PaqadError:
-        return Explanation(decision.path, decision.eligible, decision.reason, None)
+        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder)
     changed = row is not None and decision.eligible and (row.size, row.mtime_ns) != (decision.size, decision.mtime_ns)
-    return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed)
+    return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
+                       indexed_files=int(row is not None))
+
+
+def require_complete_index(paths: ProjectPaths) -> None:
+    """Raise IndexMissingError unless the index has completed a build (IndexBuildingError while
+    the first one runs), so a search of a half-built index is never reported as "no results"."""
+    try:
+        meta = store_mod.read_summary(paths)[0]
+    except IndexMissingError:
+        raise
+    if meta.get("built_at"):
+        return
+    writer = store_mod.current_writer(paths)
+    if writer:
+        raise IndexBuildingError(f"the first index build is still running (pid {writer['pid']}); nothing to search "
+                                 "yet: try again when `paqad-ai rag status` shows it done")
+    raise IndexMissingError("the index has no complete build yet (the first build was interrupted or failed); "
+                            "run `paqad-ai rag rebuild`")
 
 
 # --- the last refresh's record (written by `rag refresh-context`) -----------------------------

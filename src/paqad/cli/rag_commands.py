@@ -210,18 +210,13 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     if explain_path:
         from paqad.status import explain_path as explain
 
-        target = Path(explain_path)
-        if target.is_absolute():
-            try:
-                target = target.resolve().relative_to(paths.root)
-            except ValueError:
-                raise PaqadError(f"--explain {explain_path}: not inside the project {paths.root}") from None
-        explanation = explain(paths, load_settings(paths), target.as_posix())
+        explanation = explain(paths, load_settings(paths), explain_path, what="--explain")
         click.echo(json.dumps(explanation.to_dict()) if as_json else explanation.describe())
         return
     from paqad.status import status as project_status
 
-    data = project_status(paths).to_dict()
+    report = project_status(paths)
+    data = report.to_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return
@@ -236,12 +231,11 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         table.add_row(name, str(item["value"]), item["source"])
     stdout.print(table)
     idx = data["index"]
-    if not idx["present"]:
-        stdout.print("Index: none (run `paqad-ai rag init`)")
-    else:
-        state = "valid" if idx["valid"] else "stale: " + "; ".join(idx["stale_reasons"])
+    stdout.print(report.index.headline(), markup=False, soft_wrap=True)
+    if idx["built_at"]:
         langs = ", ".join(f"{k} {v}" for k, v in list(idx["languages"].items())[:8])
-        stdout.print(f"Index: {state}")
+        if idx["build_running"]:
+            stdout.print(f"  a build is running (pid {idx['build_running']['pid']})")
         stdout.print(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
         stdout.print(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
         stdout.print(f"  languages: {langs}")
@@ -259,14 +253,12 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
 
 def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
     """A ``--path`` value as a project-relative folder; error if outside the project or absent."""
-    target = (paths.root / prefix).resolve()
-    try:
-        rel = target.relative_to(paths.root).as_posix()
-    except ValueError:
-        raise PaqadError(f"--path {prefix}: outside the project {paths.root}") from None
-    if not target.exists():
+    from paqad.project import project_relative
+
+    rel = project_relative(paths.root, prefix, "--path")
+    if not (paths.root / rel).exists():
         raise PaqadError(f"--path {prefix}: no such file or folder in the project")
-    return "" if rel == "." else rel
+    return rel
 
 
 def _decode_stdin(stream) -> str:
@@ -327,6 +319,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     """
     from paqad.build import sync
     from paqad.search import load_embedder, search
+    from paqad.status import require_complete_index
     from paqad.store import index_exists
 
     paths = resolve_paths(project_root)
@@ -341,6 +334,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         _warn(degraded + ("" if no_sync else "; index not synced (the previous index is kept)"))
     elif not no_sync:
         sync(paths, settings, embedder, blocking=False)
+    require_complete_index(paths)  # a first build still running is not "no results"
     response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
     if response.degraded and not degraded:  # the model failed while embedding the query
         _warn(response.degraded)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from paqad.errors import PaqadError
-from paqad.project import ProjectPaths
+from paqad.project import ProjectPaths, project_relative
 from paqad.index.filters import (
     FilterDecision,
     IgnoreLevel,
@@ -378,35 +378,24 @@ def nothing_indexable_note(found: Discovery) -> str:
     )
 
 
-def _normalise(rel_path: str) -> str:
-    rel = rel_path.replace("\\", "/").strip()
-    while rel.startswith("./"):
-        rel = rel[2:]
-    return rel.strip("/")
-
-
 def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> FilterDecision:
     """Why one project-relative path is or is not indexed (the ``--explain PATH`` diagnostic).
 
     A file gets the reason of the first layer that rejects it, checking its folders too (a
     file under ``node_modules/`` reports ``ignore:default-dir``; a ``.txt`` there reports
     ``type:extension``, the earlier layer). A folder gets its layer-2/3 verdict, path ending in
-    ``/``; ``eligible=True`` means the walk enters it. Raises :class:`~paqad.errors.PaqadError`
-    when the path does not exist or lies outside ``root``.
+    ``/``; ``eligible=True`` means the walk enters it. ``rel_path`` may be spelled any way that
+    stays inside ``root`` (``./a/../a/b.py``, absolute). Raises :class:`~paqad.errors.PaqadError`
+    when the path does not exist, OutsideProjectError when it lies outside ``root``.
     """
     root = Path(root).resolve()
-    rel = _normalise(rel_path)
-    if Path(rel).is_absolute():
-        try:
-            rel = Path(rel).resolve().relative_to(root).as_posix()
-        except ValueError:
-            raise PaqadError(f"{rel_path}: not inside the project root {root}") from None
-    parts = [p for p in rel.split("/") if p]
-    if not parts or ".." in parts:
-        raise PaqadError(f"{rel_path!r}: give a path inside the project root {root}")
+    rel = project_relative(root, rel_path)
+    if not rel:
+        raise PaqadError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
+    parts = rel.split("/")
     target = root.joinpath(*parts)
     if not os.path.lexists(target):
-        raise PaqadError(f"{rel_path}: no such file under {root}")
+        raise PaqadError(f"{rel_path}: no such file or folder in the project")
     rules = _Rules.load(root, max_file_size)
     levels = _push_gitignore(list(rules.base_levels), root, "")
     inherited: Inherited = (None, None)

@@ -36,3 +36,30 @@ def write_lock(paths: ProjectPaths, *, blocking: bool = True) -> Iterator[bool]:
     finally:
         os.close(fd)
 
+
+
+def current_writer(paths: ProjectPaths) -> dict | None:
+    """``{"pid", "since"}`` (epoch seconds) of the process holding the writer lock, or None.
+
+    The lock file keeps the last holder's record; it counts only while that process lives and
+    the lock is taken (checked with a shared, non-blocking ``flock`` released at once).
+    """
+    path = paths.vectors_dir / "write.lock"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        pid = int(record["pid"])
+        os.kill(pid, 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return {"pid": pid, "since": record.get("since")}
+    else:
+        return None
+    finally:
+        os.close(fd)  # also releases a shared lock taken above
