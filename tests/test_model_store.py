@@ -259,7 +259,9 @@ def test_cli_list_json_empty_then_after_pull(fresh_home, tmp_path, monkeypatch, 
     assert (entry["repo_id"], entry["files"], entry["precisions"], entry["verified"]) == (REPO, INT8_FILES, ["int8"], True)
 
     assert main(["rag", "model", "list"]) == 0
-    assert capsys.readouterr().out.split("\t")[:5] == [REPO, "int8", "384", str(entry["size"]), "verified"]
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split("\t") == ["model", "precisions", "dimension", "size", "verified", "path"]
+    assert row.split("\t")[:5] == [REPO, "int8", "384", str(entry["size"]), "verified"]
 
 
 def test_cli_pull_uses_project_precision(fresh_home, tmp_path, monkeypatch, capsys):

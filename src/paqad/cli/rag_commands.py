@@ -18,12 +18,6 @@ from paqad.project import ProjectPaths
 
 
 
-def _stdout():
-    """rich's console for stdout, imported on first use (probe --json never needs rich)."""
-    from rich.console import Console
-
-    return Console()
-
 class BuildProgress:
     """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""
 
@@ -220,35 +214,31 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return
-    from rich.table import Table
+    from paqad.cli.table import aligned
 
-    stdout = _stdout()
-    table = Table(title="Settings", show_header=True, header_style="bold")
-    table.add_column("key")
-    table.add_column("value")
-    table.add_column("from")
-    for name, item in data["settings"].items():
-        table.add_row(name, str(item["value"]), item["source"])
-    stdout.print(table)
+    lines = ["Settings:"]
+    settings_rows = [[name, str(item["value"]), item["source"]] for name, item in data["settings"].items()]
+    lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
     idx = data["index"]
-    stdout.print(report.index.headline(), markup=False, soft_wrap=True)
+    lines.append(report.index.headline())
     if idx["built_at"]:
         langs = ", ".join(f"{k} {v}" for k, v in list(idx["languages"].items())[:8])
         if idx["build_running"]:
-            stdout.print(f"  a build is running (pid {idx['build_running']['pid']})")
-        stdout.print(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
-        stdout.print(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
-        stdout.print(f"  languages: {langs}")
+            lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
+        lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
+        lines.append(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
+        lines.append(f"  languages: {langs}")
         if idx["rejected"]:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
-            stdout.print(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
-        stdout.print(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
+            lines.append(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
+        lines.append(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
     last = data["last_refresh"]
     if last:
-        stdout.print(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
+        lines.append(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
     if "api_key" in data:
         key = data["api_key"]
-        stdout.print(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+        lines.append(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+    click.echo("\n".join(lines))
 
 
 def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
@@ -301,16 +291,21 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
 @click.command()
 @click.argument("query", required=False)
 @click.option("--query-file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Read the query from a file.")
-@click.option("--top-n", type=click.IntRange(1, 200), default=None, help="Results to show (default: rag_top_n).")
-@click.option("--path", "path_prefix", default=None, help="Only search under this project-relative folder.")
+@click.option("--top-n", "-n", type=click.IntRange(1, 200), default=None, help="Results to show (default: rag_top_n).")
+@click.option("--path", "-p", "path_prefix", default=None, help="Only search under this project-relative folder or file.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 @click.option("--no-sync", is_flag=True, help="Search the index as it is, without syncing changed files first.")
 @project_root_option
 def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root) -> None:
     """Search the index and show the top results before the confidence floor.
 
-    Syncs changed files first. Each row: rank, path, line range, symbol, score (cosine),
-    fused rank, whether it is above the floor / relief floor, and the gap to the floor.
+    Syncs changed files first (unless --no-sync). Columns: rank, score, band, gap, location,
+    lines, symbol. rank is the fused rank; score the cosine of query and passage; band is
+    confident (score at or above rag_similarity_threshold), relief (at or above
+    rag_relief_floor) or below; gap is the score minus the floor; location is path:START,
+    which editors and terminals open; lines is START-END; symbol is the Class.method the
+    passage belongs to (cut to the terminal's width). --json has every field, plus the dense
+    and BM25 ranks.
 
     \b
     Examples:
@@ -354,28 +349,18 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
                                "results": rows}, indent=2))
         return
-    if not sys.stdout.isatty():
-        if rows:
-            click.echo("rank  score  band    location  symbol")
-        for row in rows:
-            click.echo(
-                f"{row['rank']:>2}  {row['score']:.3f}  {'floor' if row['above_floor'] else 'relief' if row['above_relief'] else 'below'}"
-                f"  {row['path']}:L{row['start_line']}-{row['end_line']}  {row['symbol'] or ''}"
-            )
-    else:
-        from rich.table import Table
+    from paqad.cli.table import aligned, terminal_width
 
-        stdout = _stdout()
-        table = Table(show_header=True, header_style="bold")
-        for col in ("#", "path:lines", "symbol", "score", "dense", "bm25", "floor", "relief", "gap"):
-            table.add_column(col, overflow="fold")
-        for row in rows:
-            table.add_row(
-                str(row["rank"]), f"{row['path']}:L{row['start_line']}-{row['end_line']}", row["symbol"] or "",
-                f"{row['score']:.3f}", str(row["dense_rank"] or "-"), str(row["lexical_rank"] or "-"),
-                "yes" if row["above_floor"] else "no", "yes" if row["above_relief"] else "no", f"{row['gap_to_floor']:+.3f}",
-            )
-        stdout.print(table)
+    table = [
+        [str(row["rank"]), f"{row['score']:.3f}",
+         "confident" if row["above_floor"] else "relief" if row["above_relief"] else "below",
+         f"{row['gap_to_floor']:+.3f}", f"{row['path']}:{row['start_line']}", f"{row['start_line']}-{row['end_line']}",
+         row["symbol"] or ""]
+        for row in rows
+    ]
+    if table:
+        header = ("rank", "score", "band", "gap", "location", "lines", "symbol")
+        click.echo("\n".join(aligned(header, table, right=frozenset({0, 1, 3}), width=terminal_width())))
     if not rows:
         click.echo("No results.")
 

@@ -134,7 +134,8 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
         if query is None:
             write_section(paths.session_context, None)
             _check_drift(paths, settings)
-            return RefreshOutcome(f"{sync_note}; no prompt and no changed files: section left out", wrote=True,
+            return RefreshOutcome(f"{sync_note}; nothing to search for (no prompt recorded, no uncommitted or branch "
+                                  "changes in git): section left out", wrote=True,
                                   seconds=time.perf_counter() - started)
         response = search(paths, settings, query.text, embedder=embedder, degraded=degraded)
         if response.degraded and embedder is not None:  # the model failed while embedding the query
