@@ -108,17 +108,20 @@ def sync(
     full: bool = False,
     progress: Progress | None = None,
     blocking: bool = True,
+    notify: Callable[[str], None] | None = None,
 ) -> IndexReport | None:
     """Bring the index in line with the files on disk (plan, chunk, embed, apply).
 
     Rebuilds fully when ``full`` is set or the index is stale (schema, chunker, provider, model,
     precision or model fingerprint changed). Returns None when ``blocking`` is False and another
-    writer holds the lock. Raises PaqadError for user-fixable problems (unreadable index that
+    writer holds the lock; when ``blocking``, ``notify`` hears that it waits for that writer,
+    and when it got the lock. Raises PaqadError for user-fixable problems (unreadable index that
     cannot be recreated, embedder failures such as a missing key).
     """
     started = time.perf_counter()
     tick = progress or _no_progress
-    with store_mod.write_lock(paths, blocking=blocking) as held:
+    job = "building the index" if full else "syncing the index"
+    with store_mod.write_lock(paths, blocking=blocking, job=job, notify=notify) as held:
         if not held:
             return None
         reason = ""
@@ -307,7 +310,7 @@ def init_project(
     if not rebuild_all:
         say(f"Index already built ({state.files} files, {state.chunks} chunks); kept and synced. "
             "Use --yes to rebuild from scratch.")
-    report = sync(paths, settings, embedder, full=rebuild_all, progress=progress)
+    report = sync(paths, settings, embedder, full=rebuild_all, progress=progress, notify=notify)
     assert report is not None  # blocking sync always returns a report
     # Switched on only once an index exists: hooks never search a half-built one.
     write_local_values(paths, {"rag_enabled": True})
@@ -318,8 +321,9 @@ class UploadDeclined(PaqadError):
     """The user declined to send the project to a remote embedding provider."""
 
 
-def clear_index(paths: ProjectPaths) -> bool:
-    """Delete ``.paqad/vectors/`` (waiting for a running writer) and set ``rag_enabled=false``.
+def clear_index(paths: ProjectPaths, notify: Callable[[str], None] | None = None) -> bool:
+    """Delete ``.paqad/vectors/`` (waiting for a running writer; ``notify`` hears of the wait) and
+    set ``rag_enabled=false``.
 
     Secrets, other settings and the rest of ``.paqad/`` are kept. Returns whether an index existed.
     """
@@ -327,7 +331,7 @@ def clear_index(paths: ProjectPaths) -> bool:
 
     existed = paths.vectors_dir.exists()
     if existed:
-        with store_mod.write_lock(paths, blocking=True):
+        with store_mod.write_lock(paths, blocking=True, job="deleting the index", notify=notify):
             shutil.rmtree(paths.vectors_dir)
     write_local_values(paths, {"rag_enabled": False})
     return existed

@@ -72,6 +72,10 @@ def _warn(message: str) -> None:
     click.echo(f"paqad-ai: warning: {message}", err=True)
 
 
+def _note(message: str) -> None:
+    click.echo(message, err=True)
+
+
 def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, embedder=None):
     from paqad.build import sync
     from paqad.embed.factory import load_model
@@ -82,7 +86,7 @@ def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, em
     except ModelMissingError as exc:
         raise ModelMissingError(f"{exc}; the index was not changed") from None
     with BuildProgress(enabled=not quiet) as progress:
-        report = sync(paths, settings, embedder, full=full, progress=progress)
+        report = sync(paths, settings, embedder, full=full, progress=progress, notify=_note)
     return report
 
 
@@ -124,7 +128,7 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
         result = init_project(
             paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
             confirm_upload=_confirm_upload if interactive and not yes else None,
-            notify=lambda line: click.echo(line, err=True), progress=progress,
+            notify=_note, progress=progress,
         )
     settings = result.settings
     if result.report.warning:
@@ -175,7 +179,7 @@ def clear(yes: bool, project_root: Path | None) -> None:
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.build import clear_index
 
-    existed = clear_index(paths)
+    existed = clear_index(paths, notify=_note)
     click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
