@@ -102,3 +102,13 @@ def test_one_wording_for_paths_outside_the_project(indexed: Path) -> None:
         assert str(err.value) == f"path_prefix {value}: outside the project {root}"
     assert run("rag", "status", "--explain", "pkg/nope.py", project=indexed) == (
         2, "", "paqad-ai: error: --explain pkg/nope.py: no such file or folder in the project\n")
+
+
+def test_status_of_an_unreadable_index_says_so(project: Path) -> None:
+    paths = ProjectPaths(project)
+    paths.vectors_dir.mkdir(parents=True)
+    paths.index_db.write_bytes(b"\x00garbage" * 100)
+    out = run("rag", "status", project=project)[1]
+    assert [line for line in out.splitlines() if line.startswith("Index")] == [
+        "Index: stale: index unreadable: .paqad/vectors/index.sqlite: index is unreadable (file is not a database); "
+        "run `paqad-ai rag rebuild`"]

@@ -23,6 +23,9 @@ from paqad.project import ProjectPaths, project_relative
 
 
 
+NO_BUILD_YET = "no complete build yet"
+
+
 def expected_meta(settings: Settings) -> dict[str, str]:
     """What an index must record to be valid for ``settings`` (without loading the model)."""
     return {
@@ -41,7 +44,7 @@ _META_LABELS = {"schema_version": "schema", "chunker_version": "chunker version"
 def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str | None = None) -> list[str]:
     """Why an index recorded with ``meta`` cannot be used as is with ``settings`` (empty: valid)."""
     if not meta.get("built_at"):
-        return ["no complete build yet"]
+        return [NO_BUILD_YET]
     reasons = []
     for key, want in expected_meta(settings).items():
         have = meta.get(key, "")
@@ -104,9 +107,9 @@ class IndexState:
         """``Index: ...``: valid, stale and why, or no complete build yet (running or not)."""
         if not self.present:
             return "Index: none (run `paqad-ai rag init`)"
-        if not self.built_at and self.build_running:
+        if self.reasons == (NO_BUILD_YET,) and self.build_running:
             return f"Index: first build running (pid {self.build_running['pid']}); nothing to search until it finishes"
-        if not self.built_at:
+        if self.reasons == (NO_BUILD_YET,):
             return ("Index: no complete build yet (the first build was interrupted or failed); "
                     "run `paqad-ai rag rebuild`")
         return "Index: " + ("valid" if self.valid else "stale: " + "; ".join(self.reasons))
@@ -225,12 +228,9 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
 def require_complete_index(paths: ProjectPaths) -> None:
     """Raise IndexMissingError unless the index has completed a build (IndexBuildingError while
     the first one runs), so a search of a half-built index is never reported as "no results"."""
-    try:
-        meta = store_mod.read_summary(paths)[0]
-    except IndexMissingError:
-        raise
-    if meta.get("built_at"):
-        return
+    with store_mod.open_store(paths, readonly=True) as store:
+        if store.meta().get("built_at"):
+            return
     writer = store_mod.current_writer(paths)
     if writer:
         raise IndexBuildingError(f"the first index build is still running (pid {writer['pid']}); nothing to search "
