@@ -113,6 +113,28 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, paqad_home: Path) -> None:
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 
 
+@pytest.fixture
+def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty PAQAD_HOME of this test's own, for tests that watch or break the model store
+    (the session's shared one must stay intact)."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("PAQAD_HOME", str(home))
+    return home
+
+
+def run_cli(*args: str, project: Path | None = None) -> tuple[int, str, str]:
+    """Run the CLI in-process (``--project-root project`` appended when given): (exit code, stdout, stderr)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from paqad.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([*args, *(["--project-root", str(project)] if project is not None else [])])
+    return code, out.getvalue(), err.getvalue()
+
+
 def git(repo: Path, *args: str) -> str:
     """Run git in ``repo`` and return stdout (raises on failure)."""
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout

@@ -4,19 +4,16 @@ summaries that do not contradict themselves, headers on every table."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from conftest import MODEL_FILES, git, write_files
-from paqad.cli.main import main
+from conftest import git, MODEL_FILES, run_cli as run, write_files
 
 PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
 LONG_NAME = "reconcile_the_monthly_bank_statement_lines_with_open_invoices_by_amount_reference_and_booking_date"
@@ -39,11 +36,6 @@ FILES = {
 }
 
 
-def run(*args: str, project: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*args, "--project-root", str(project)])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -126,11 +118,9 @@ def test_refresh_summary_does_not_contradict_itself(project: Path) -> None:
 
 def test_model_list_has_a_header_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAQAD_HOME", str(tmp_path / "home"))
-    assert main(["rag", "model", "pull"]) == 0
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(["rag", "model", "list"])
-    lines = out.getvalue().splitlines()
+    assert run("rag", "model", "pull")[0] == 0
+    code, out, _ = run("rag", "model", "list")
+    lines = out.splitlines()
     size = sum(f["size"] for rel, f in MODEL_FILES.items() if rel != "onnx/model.onnx")
     assert code == 0 and len(lines) == 2
     assert lines[0].split("\t") == ["model", "precisions", "dimension", "size", "verified", "path"]

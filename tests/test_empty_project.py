@@ -3,16 +3,13 @@ to add a file type; prompts then get nothing rather than a "no matches" section.
 
 from __future__ import annotations
 
-import io
 import json
 import time
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from conftest import write_files
-from paqad.cli.main import main
+from conftest import run_cli as run, write_files
 from paqad.hosts import HOSTS
 from paqad.hosts.prompt_hook import run_prompt_hook
 from paqad.project import ProjectPaths
@@ -43,11 +40,6 @@ WARNING = (
 )
 
 
-def run(*args: str, project: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*args, "--project-root", str(project)])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

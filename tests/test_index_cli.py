@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, write_files
-from paqad.cli.main import main
+from conftest import git, run_cli as run, write_files
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.embed.factory import get_embedder
@@ -102,15 +101,6 @@ PROJECT = {
 }
 
 
-def run(*args: str, project: Path) -> tuple[int, str, str]:
-    """Run the CLI in-process; returns (exit code, stdout, stderr)."""
-    import io
-    from contextlib import redirect_stderr, redirect_stdout
-
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*args, "--project-root", str(project)])
-    return code, out.getvalue(), err.getvalue()
 
 
 def status_json(project: Path) -> dict:

@@ -23,14 +23,6 @@ ALL_FILES = sorted(INT8_FILES + ["onnx/model.onnx"])
 
 
 @pytest.fixture
-def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty PAQAD_HOME for tests that watch what the store does."""
-    home = tmp_path / "home"
-    monkeypatch.setenv("PAQAD_HOME", str(home))
-    return home
-
-
-@pytest.fixture
 def no_network(monkeypatch: pytest.MonkeyPatch) -> list:
     """Make every outgoing connection or DNS lookup fail, and record the attempts."""
     attempts: list = []

@@ -3,15 +3,12 @@ with the index (issue 14.3). Real model, real SQLite, real git repositories."""
 
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from conftest import write_files
-from paqad.cli.main import main
+from conftest import run_cli as run, write_files
 from paqad.project import ProjectPaths
 from paqad.store import open_store
 
@@ -36,11 +33,6 @@ FILES = {
 }
 
 
-def run(*args: str, project: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*args, "--project-root", str(project)])
-    return code, out.getvalue(), err.getvalue()
 
 
 def indexed_paths(project: Path) -> list[str]:

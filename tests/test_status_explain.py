@@ -3,15 +3,14 @@ any way that stays inside the project (issue 14.6). Real index, real lock, real 
 
 from __future__ import annotations
 
-import io
 import json
 import os
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from paqad.cli.main import main
+from conftest import run_cli as run
+
 from paqad.hosts.mcp_server import confine_path_prefix
 from paqad.project import ProjectPaths
 from paqad.store import open_store, write_lock
@@ -33,11 +32,6 @@ FILES = {
 }
 
 
-def run(*args: str, project: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*args, "--project-root", str(project)])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
