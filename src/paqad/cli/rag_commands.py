@@ -193,7 +193,7 @@ def _fmt_time(iso_or_epoch) -> str:
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
-@click.option("--explain", "explain_path", default=None, metavar="PATH", help="Say whether PATH is indexed, and if not, which filter rejected it.")
+@click.option("--explain", "explain_path", default=None, metavar="PATH", help="Say whether PATH (a file or folder) is indexed, which filter rejects it, and whether the index holds it yet.")
 @project_root_option
 def status(as_json: bool, explain_path: str | None, project_root: Path | None) -> None:
     """Show settings (with where each came from) and the state of the index.
