@@ -1,7 +1,16 @@
-"""Shared fixtures: the offline model mirror, an isolated PAQAD_HOME, real git repositories."""
+"""Shared fixtures: the offline model mirror, an isolated PAQAD_HOME, real git repositories.
+
+The tests run the real local model offline from a mirror (``DIR/<repo id>/...``) and assert exact
+values measured with specific model files (``fixtures/model/MANIFEST.json``). The mirror is
+``PAQAD_MODEL_MIRROR`` when set, else ``../shared/models`` (this repository's dev layout), else the
+model store ``PAQAD_HOME/models`` when ``paqad-ai rag model pull`` filled it with those files.
+Without one, the run stops before collection with one message saying what to set.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -9,7 +18,78 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-MODEL_MIRROR = Path(os.environ.get("PAQAD_MODEL_MIRROR") or REPO_ROOT.parent / "shared" / "models")
+MODEL_REPO = "Xenova/all-MiniLM-L6-v2"
+MODEL_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "model"
+MODEL_FILES: dict[str, dict] = json.loads((MODEL_FIXTURES / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
+
+
+def _recorded_sha256(folder: Path) -> dict[str, dict]:
+    """sha256 and size per file as the folder records them: a mirror's MANIFEST.json, or the
+    model store's marker (written by `rag model pull` / `import`), so no file is hashed."""
+    for name in ("MANIFEST.json", ".paqad-verified.json"):
+        try:
+            files = json.loads((folder / name).read_text(encoding="utf-8"))["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(files, dict):
+            return files
+    return {}
+
+
+def mirror_problem(mirror: Path) -> str | None:
+    """Why ``mirror`` cannot run the tests (a file missing or not the pinned one), or None."""
+    folder = mirror / MODEL_REPO
+    recorded = _recorded_sha256(folder)
+    for rel, want in MODEL_FILES.items():
+        path = folder / rel
+        if not path.is_file():
+            return f"{path} is missing"
+        size = path.stat().st_size
+        record = recorded.get(rel) or {}
+        sha = record.get("sha256") if record.get("size") == size else None
+        if not sha:
+            digest = hashlib.sha256()
+            with open(path, "rb") as handle:
+                while block := handle.read(1 << 20):
+                    digest.update(block)
+            sha = digest.hexdigest()
+        if (sha, size) != (want["sha256"], want["size"]):
+            return (f"{path} is not the file the tests' exact values were measured with (sha256 {sha[:12]}…, "
+                    f"{size} bytes; expected {want['sha256'][:12]}…, {want['size']} bytes)")
+    return None
+
+
+def _find_mirror() -> tuple[Path, str | None]:
+    """The mirror to use, and None or the one message to stop the run with."""
+    wanted = ", ".join(MODEL_FILES)
+    what_to_set = (
+        f"set PAQAD_MODEL_MIRROR=DIR where DIR/{MODEL_REPO}/ holds {wanted.rsplit(', ', 1)[0]} and "
+        f"{wanted.rsplit(', ', 1)[1]} with the sha256 listed in tests/fixtures/model/MANIFEST.json: this repository's "
+        "../shared/models, or a model store filled with `paqad-ai rag model pull` and `paqad-ai rag model pull "
+        "--precision fp32` from such a mirror (then PAQAD_MODEL_MIRROR=~/.paqad/models)"
+    )
+    if os.environ.get("PAQAD_MODEL_MIRROR"):
+        value = os.environ["PAQAD_MODEL_MIRROR"]
+        candidates = [(f"PAQAD_MODEL_MIRROR={value}", Path(value).expanduser().resolve())]
+    else:
+        home = Path(os.environ.get("PAQAD_HOME") or Path.home() / ".paqad").expanduser()
+        candidates = [("../shared/models", REPO_ROOT.parent / "shared" / "models"),
+                      (f"model store {home / 'models'}", home / "models")]
+    problems = []
+    for label, mirror in candidates:
+        problem = mirror_problem(mirror)
+        if problem is None:
+            return mirror, None
+        problems.append(f"{label}: {problem}")
+    return candidates[0][1], f"paqad-ai tests: no usable model mirror: {'; '.join(problems)}; {what_to_set}"
+
+
+MODEL_MIRROR, MIRROR_PROBLEM = _find_mirror()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if MIRROR_PROBLEM:
+        pytest.exit(MIRROR_PROBLEM, returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +111,28 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, paqad_home: Path) -> None:
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.com")
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+
+
+@pytest.fixture
+def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty PAQAD_HOME of this test's own, for tests that watch or break the model store
+    (the session's shared one must stay intact)."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("PAQAD_HOME", str(home))
+    return home
+
+
+def run_cli(*args: str, project: Path | None = None) -> tuple[int, str, str]:
+    """Run the CLI in-process (``--project-root project`` appended when given): (exit code, stdout, stderr)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from paqad.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([*args, *(["--project-root", str(project)] if project is not None else [])])
+    return code, out.getvalue(), err.getvalue()
 
 
 def git(repo: Path, *args: str) -> str:

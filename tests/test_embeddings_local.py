@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime
 import pytest
-from conftest import MODEL_MIRROR
+from conftest import MODEL_FIXTURES, MODEL_MIRROR
 from tokenizers import Tokenizer
 
 from paqad.config import load_settings
@@ -17,7 +17,7 @@ from paqad.embed.factory import get_embedder
 from paqad.embed.local import LocalEmbedder
 
 REPO = "Xenova/all-MiniLM-L6-v2"
-REFERENCE = json.loads((MODEL_MIRROR / REPO / "reference.json").read_text())["cases"]
+REFERENCE = json.loads((MODEL_FIXTURES / "reference.json").read_text())["cases"]  # the original PyTorch model's
 TEXTS = [case["text"] for case in REFERENCE]
 EXPECTED = np.array([case["embedding"] for case in REFERENCE], dtype=np.float32)
 LONG = next(i for i, case in enumerate(REFERENCE) if case["tokens_untruncated"] > 256)

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, write_files
-from paqad.cli.main import main
+from conftest import git, run_cli as run, write_files
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.embed.factory import get_embedder
@@ -102,15 +101,6 @@ PROJECT = {
 }
 
 
-def run(*args: str, project: Path) -> tuple[int, str, str]:
-    """Run the CLI in-process; returns (exit code, stdout, stderr)."""
-    import io
-    from contextlib import redirect_stderr, redirect_stdout
-
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*args, "--project-root", str(project)])
-    return code, out.getvalue(), err.getvalue()
 
 
 def status_json(project: Path) -> dict:
@@ -457,7 +447,7 @@ def test_init_and_status_name_skipped_hand_written_source(project):
     assert size > 153600
     code, _, err = run("rag", "init", project=project)
     assert code == 0
-    want = (f"note: 1 source file(s) larger than rag_max_file_size=153600 were skipped: src/demo/routing.py "
+    want = (f"paqad-ai: warning: 1 source file(s) larger than rag_max_file_size=153600 were skipped: src/demo/routing.py "
             f"({size / 1024:.0f} KB); set rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index them")
     assert want in err.splitlines()
     assert status_json(project)["index"]["large_sources"] == [{"path": "src/demo/routing.py", "bytes": size}]

@@ -108,8 +108,8 @@ def test_search_code_and_index_status_over_stdio(indexed: Path) -> None:
     in_tests = _hits(results[2])
     assert [h["path"] for h in in_tests] == ["tests/test_distance.py"]
 
-    for bad, message in ((results[3], "must stay inside the project root (no '..')"),
-                         (results[4], "is outside the project root"),
+    for bad, message in ((results[3], f"path_prefix ../outside: outside the project {indexed}"),
+                         (results[4], f"path_prefix /etc: outside the project {indexed}"),
                          (results[5], "top_k=500 must be from 1 to 50")):
         assert bad.is_error is True
         assert message in bad.content[0].text

@@ -9,7 +9,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from conftest import MODEL_MIRROR
+from conftest import MODEL_FILES, MODEL_MIRROR
 
 from paqad.cli.main import main
 from paqad.errors import ModelMissingError, PaqadError
@@ -17,17 +17,9 @@ from paqad.embed import model_store
 from paqad.embed.model_store import KNOWN_MODELS, MARKER_NAME, ensure_model, import_model, list_models, model_dir
 
 REPO = "Xenova/all-MiniLM-L6-v2"
-MANIFEST = json.loads((MODEL_MIRROR / REPO / "MANIFEST.json").read_text())["files"]
+MANIFEST = MODEL_FILES  # sha256 and size of the mirror's files (checked by conftest)
 INT8_FILES = ["config.json", "onnx/model_quantized.onnx", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]
 ALL_FILES = sorted(INT8_FILES + ["onnx/model.onnx"])
-
-
-@pytest.fixture
-def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty PAQAD_HOME for tests that watch what the store does."""
-    home = tmp_path / "home"
-    monkeypatch.setenv("PAQAD_HOME", str(home))
-    return home
 
 
 @pytest.fixture
@@ -54,13 +46,14 @@ def _tmp_leftovers(home: Path) -> list[Path]:
 def _link_mirror(dest_root: Path, replace: dict[str, bytes] | None = None) -> Path:
     """A mirror whose files link to the shared mirror, except ``replace`` (relpath -> bytes)."""
     repo = dest_root / REPO
-    for rel in [*MANIFEST, "MANIFEST.json"]:
+    for rel in MANIFEST:
         target = repo / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         if replace and rel in replace:
             target.write_bytes(replace[rel])
         else:
             target.symlink_to(MODEL_MIRROR / REPO / rel)
+    (repo / "MANIFEST.json").write_text(json.dumps({"files": MANIFEST}), encoding="utf-8")
     return dest_root
 
 
@@ -258,7 +251,9 @@ def test_cli_list_json_empty_then_after_pull(fresh_home, tmp_path, monkeypatch, 
     assert (entry["repo_id"], entry["files"], entry["precisions"], entry["verified"]) == (REPO, INT8_FILES, ["int8"], True)
 
     assert main(["rag", "model", "list"]) == 0
-    assert capsys.readouterr().out.split("\t")[:5] == [REPO, "int8", "384", str(entry["size"]), "verified"]
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split("\t") == ["model", "precisions", "dimension", "size", "verified", "path"]
+    assert row.split("\t")[:5] == [REPO, "int8", "384", str(entry["size"]), "verified"]
 
 
 def test_cli_pull_uses_project_precision(fresh_home, tmp_path, monkeypatch, capsys):

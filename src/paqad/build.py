@@ -32,6 +32,7 @@ from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_
 from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
 from paqad.index.chunking import Chunk, dense_text, keyword_text
+from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
@@ -49,7 +50,8 @@ class IndexReport:
     ``embedded`` counts distinct texts sent to the model (identical chunks are embedded once),
     ``embedded_chunks`` chunks whose vector was not in the cache, ``cached`` those whose was.
     ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
-    ``large_sources`` names the too-large ones that look hand-written, as (path, bytes).
+    ``large_sources`` names the too-large ones that look hand-written, as (path, bytes). ``warning``
+    is a line for people when something needs their attention (no file could be indexed).
     """
 
     full: bool = False
@@ -67,6 +69,7 @@ class IndexReport:
     large_sources: tuple[tuple[str, int], ...] = ()
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    warning: str = ""
 
     @property
     def changed(self) -> bool:
@@ -107,17 +110,20 @@ def sync(
     full: bool = False,
     progress: Progress | None = None,
     blocking: bool = True,
+    notify: Callable[[str], None] | None = None,
 ) -> IndexReport | None:
     """Bring the index in line with the files on disk (plan, chunk, embed, apply).
 
     Rebuilds fully when ``full`` is set or the index is stale (schema, chunker, provider, model,
     precision or model fingerprint changed). Returns None when ``blocking`` is False and another
-    writer holds the lock. Raises PaqadError for user-fixable problems (unreadable index that
+    writer holds the lock; when ``blocking``, ``notify`` hears that it waits for that writer,
+    and when it got the lock. Raises PaqadError for user-fixable problems (unreadable index that
     cannot be recreated, embedder failures such as a missing key).
     """
     started = time.perf_counter()
     tick = progress or _no_progress
-    with store_mod.write_lock(paths, blocking=blocking) as held:
+    job = "building the index" if full else "syncing the index"
+    with store_mod.write_lock(paths, blocking=blocking, job=job, notify=notify) as held:
         if not held:
             return None
         reason = ""
@@ -161,6 +167,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     report = IndexReport(
         full=full, reason=reason, files_total=len(plan.discovery.eligible), files_changed=len(files.changed),
         files_removed=len(plan.removed), rejected=rejected, large_sources=plan.large_sources, **embedding,
+        warning="" if plan.discovery.eligible else nothing_indexable_note(plan.discovery),
     )
     if not (files.changed or plan.removed or files.touched or full):
         return dataclasses.replace(report, chunks_total=store.chunk_count())
@@ -281,7 +288,7 @@ def init_project(
     Raises PaqadError (ConfigError, ModelMissingError, KeyMissingError, UploadDeclined, ...).
     """
     from paqad.config import DEFAULT_MODELS
-    from paqad.embed.factory import get_embedder
+    from paqad.embed.factory import load_model
 
     say = notify or (lambda message: None)
     current = load_settings(paths)
@@ -293,8 +300,7 @@ def init_project(
 
         require_key(paths, provider, interactive=interactive)
     candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
-    embedder = get_embedder(candidate, paths)
-    embedder.fingerprint  # noqa: B018 - loads the local model files, or raises a clear error
+    embedder = load_model(candidate, paths)  # fetches and loads the local model, or raises a clear error
     state = index_state(paths, candidate)
     rebuild_all = rebuild or not state.valid
     if rebuild_all and provider != "local" and confirm_upload is not None:
@@ -307,7 +313,7 @@ def init_project(
     if not rebuild_all:
         say(f"Index already built ({state.files} files, {state.chunks} chunks); kept and synced. "
             "Use --yes to rebuild from scratch.")
-    report = sync(paths, settings, embedder, full=rebuild_all, progress=progress)
+    report = sync(paths, settings, embedder, full=rebuild_all, progress=progress, notify=notify)
     assert report is not None  # blocking sync always returns a report
     # Switched on only once an index exists: hooks never search a half-built one.
     write_local_values(paths, {"rag_enabled": True})
@@ -318,8 +324,9 @@ class UploadDeclined(PaqadError):
     """The user declined to send the project to a remote embedding provider."""
 
 
-def clear_index(paths: ProjectPaths) -> bool:
-    """Delete ``.paqad/vectors/`` (waiting for a running writer) and set ``rag_enabled=false``.
+def clear_index(paths: ProjectPaths, notify: Callable[[str], None] | None = None) -> bool:
+    """Delete ``.paqad/vectors/`` (waiting for a running writer; ``notify`` hears of the wait) and
+    set ``rag_enabled=false``.
 
     Secrets, other settings and the rest of ``.paqad/`` are kept. Returns whether an index existed.
     """
@@ -327,7 +334,7 @@ def clear_index(paths: ProjectPaths) -> bool:
 
     existed = paths.vectors_dir.exists()
     if existed:
-        with store_mod.write_lock(paths, blocking=True):
+        with store_mod.write_lock(paths, blocking=True, job="deleting the index", notify=notify):
             shutil.rmtree(paths.vectors_dir)
     write_local_values(paths, {"rag_enabled": False})
     return existed

@@ -6,9 +6,12 @@ reports it as an internal error with exit 1 (see :mod:`paqad.cli.main`).
     PaqadError
     ├── ConfigError          a bad value in a settings file or PAQAD_* variable
     ├── IndexMissingError    no index yet (run `rag init`)
+    │   └── IndexBuildingError   the first build is still running
     ├── IndexStaleError      the index does not match the settings (``reasons`` say why)
     ├── IndexCorruptError    the index database cannot be read (run `rag rebuild`)
-    ├── ModelMissingError    the embedding model is not in the store and cannot be fetched
+    ├── OutsideProjectError  a path given by the user leads outside the project (also a ValueError)
+    ├── ModelMissingError    the embedding model is not in the store and cannot be fetched,
+    │                        or its files are there but cannot be loaded (damaged)
     └── KeyMissingError      a remote provider's API key is not set
 """
 
@@ -36,6 +39,14 @@ class IndexMissingError(PaqadError):
         super().__init__(message)
 
 
+class IndexBuildingError(IndexMissingError):
+    """The index file exists but its first build has not finished (another process is building it)."""
+
+
+class OutsideProjectError(PaqadError, ValueError):
+    """A path option or argument leads outside the project root."""
+
+
 class IndexStaleError(PaqadError):
     """The index was built with other settings (model, chunker, schema); ``reasons`` lists each."""
 
@@ -49,7 +60,7 @@ class IndexCorruptError(PaqadError):
 
 
 class ModelMissingError(PaqadError):
-    """The embedding model is not in the store and cannot be fetched (offline)."""
+    """The embedding model is not in the store and cannot be fetched (offline), or cannot be loaded."""
 
 
 class KeyMissingError(PaqadError):

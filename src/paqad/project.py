@@ -90,6 +90,32 @@ def find_project_root(start: Path | str | None = None) -> Path:
     return here
 
 
+def project_relative(root: Path, value: str, what: str = "") -> str:
+    """``value`` (relative to ``root``, or absolute) as a clean project-relative POSIX path.
+
+    ``./pkg/../pkg/a.py``, ``pkg//a.py``, ``pkg\\a.py`` and an absolute path inside ``root`` all
+    give ``pkg/a.py``; the root itself gives ``""``. Nothing is resolved through symlinks inside
+    the project (the filters judge those). Raises :class:`~paqad.errors.OutsideProjectError`
+    (``"<what> <value>: outside the project <root>"``) for a path that leaves ``root``.
+    """
+    from paqad.errors import OutsideProjectError
+
+    raw = value.strip().replace("\\", "/")
+    base = root.as_posix()
+    norm = os.path.normpath(raw if os.path.isabs(raw) else os.path.join(base, raw))
+    try:
+        rel = Path(norm).relative_to(base)
+    except ValueError:
+        try:  # an absolute path through a symlinked prefix of the root (/tmp -> /private/tmp)
+            rel = Path(norm).resolve().relative_to(root.resolve()) if os.path.isabs(raw) else None
+        except (ValueError, OSError):
+            rel = None
+        if rel is None:
+            raise OutsideProjectError(f"{what + ' ' if what else ''}{value}: outside the project {root}") from None
+    text = rel.as_posix()
+    return "" if text == "." else text
+
+
 def relpath(root: Path, path: Path) -> str:
     """Project-relative POSIX path of ``path`` (never absolute)."""
     return path.relative_to(root).as_posix()

@@ -16,11 +16,107 @@ from pathlib import Path
 from typing import Any
 
 from paqad.config import KEYS, Settings, load_settings
-from paqad.project import ProjectPaths
+from paqad import store as store_mod
+from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError
+from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
 
 __all__ = ["IndexState", "KeyInfo", "SettingValue", "Status", "index_state", "last_refresh", "record_last_refresh", "status"]
 
+
+
+# --- one path: the filters' verdict and what the index holds (`rag status --explain PATH`) -----
+
+NEXT_SYNC = "the next sync (refresh-context, probe)"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Whether one path is indexed: what the filters decide about it today, and what the index
+    holds. ``path`` is project-relative (a folder ends with ``/``); ``eligible``: the filters
+    let it in; ``reason``: the code of the rule that rejects it; ``in_index``: the index holds
+    it (None: no readable index); ``changed``: indexed, but its size or mtime moved since.
+    The two disagree only until the next sync, and :meth:`describe` says so."""
+
+    path: str
+    eligible: bool
+    reason: str | None
+    in_index: bool | None
+    changed: bool = False
+    folder: bool = False
+    indexed_files: int | None = None  # indexed files at or under the path (None: no readable index)
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
+        if self.folder:
+            return self._describe_folder()
+        if not self.eligible:
+            text = f"{self.path}: not indexed ({self.reason})"
+            if self.in_index:
+                text += f", but the index still holds it from before; {NEXT_SYNC} removes it"
+            return text
+        if self.in_index is None:
+            return f"{self.path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
+        if not self.in_index:
+            return f"{self.path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
+        if self.changed:
+            return f"{self.path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
+        return f"{self.path}: indexed"
+
+    def _describe_folder(self) -> str:
+        held = self.indexed_files or 0
+        if not self.eligible:
+            text = f"{self.path}: a folder the walk skips ({self.reason}); nothing under it is indexed"
+            if held:
+                text += f", but the index still holds {held} file(s) under it from before; {NEXT_SYNC} removes them"
+            return text
+        count = "no index yet" if self.indexed_files is None else f"{held} indexed"
+        return f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "folder": self.folder, "eligible": self.eligible, "reason": self.reason,
+                "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files}
+
+
+def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str = "") -> Explanation:
+    """Why the path ``value`` (project-relative or absolute, any spelling that stays inside the
+    project) is or is not indexed, checked against the index. ``what`` names the option in errors.
+
+    Raises OutsideProjectError for a path outside the project, PaqadError for one that does not exist.
+    """
+    from paqad.index.discover import explain
+
+    rel = project_relative(paths.root, value, what)
+    if not rel or not os.path.lexists(paths.root / rel):
+        raise PaqadError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
+    decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
+    folder = decision.path.endswith("/")
+    try:
+        with store_mod.open_store(paths, readonly=True) as store:
+            if folder:
+                count = store.count_files_under(decision.path.rstrip("/"))
+                return Explanation(decision.path, decision.eligible, decision.reason, count > 0, folder=True,
+                                   indexed_files=count)
+            row = store.file_row(decision.path)
+    except PaqadError:
+        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder)
+    changed = row is not None and decision.eligible and (row.size, row.mtime_ns) != (decision.size, decision.mtime_ns)
+    return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
+                       indexed_files=int(row is not None))
+
+
+def require_complete_index(paths: ProjectPaths) -> None:
+    """Raise IndexMissingError unless the index has completed a build (IndexBuildingError while
+    the first one runs), so a search of a half-built index is never reported as "no results"."""
+    with store_mod.open_store(paths, readonly=True) as store:
+        if store.meta().get("built_at"):
+            return
+    writer = store_mod.current_writer(paths)
+    if writer:
+        raise IndexBuildingError(f"the first index build is still running (pid {writer['pid']}); nothing to search "
+                                 "yet: try again when `paqad-ai rag status` shows it done")
+    raise IndexMissingError("the index has no complete build yet (the first build was interrupted or failed); "
+                            "run `paqad-ai rag rebuild`")
 
 
 # --- the last refresh's record (written by `rag refresh-context`) -----------------------------

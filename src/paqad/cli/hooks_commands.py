@@ -149,7 +149,14 @@ def prompt_cmd(host_name: str, project_root: Path | None) -> None:
     raw = read_stdin(started + 0.75)
     outcome = run_prompt_hook(host, raw, project_root=root, started=started)
     if outcome.stdout:
-        sys.stdout.write(outcome.stdout + "\n")
+        # Hosts read UTF-8 JSON whatever the locale: write bytes, not text in the console's encoding.
+        data = (outcome.stdout + "\n").encode("utf-8", "surrogateescape")
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:
+            sys.stdout.flush()
+            buffer.write(data)
+        else:
+            sys.stdout.write(data.decode("utf-8", "replace"))
     sys.stdout.flush()
     if outcome.worker is not None:
         # The search thread may sit inside native code; do not wait for it at interpreter exit.

@@ -77,8 +77,19 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     click.echo(f"paqad-ai: warning: {message}", err=True)
 
 
+def _tolerant_console() -> None:
+    """Never crash on the console's encoding: what stdout/stderr cannot encode (``☕`` on a
+    cp1252 or ASCII console) is written as a Python escape (``\\u2615``) instead of raising."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (tests capture with StringIO)
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (0 ok, 1 failed check, 2 user error)."""
+    _tolerant_console()
     warnings.showwarning = _show_warning
     try:
         cli.main(args=argv, prog_name="paqad-ai", standalone_mode=False)

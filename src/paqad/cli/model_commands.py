@@ -71,6 +71,7 @@ def list_command(as_json: bool) -> None:
                           _human_size(e["size"]), "yes" if e["verified"] else "NO")
         Console().print(table)
         return
+    click.echo("\t".join(["model", "precisions", "dimension", "size", "verified", "path"]))
     for e in entries:
         click.echo("\t".join([e["repo_id"], ",".join(e["precisions"]) or "-", str(e["dimension"]),
                               str(e["size"]), "verified" if e["verified"] else "unverified", e["path"]]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -16,12 +17,6 @@ from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
 
 
-
-def _stdout():
-    """rich's console for stdout, imported on first use (probe --json never needs rich)."""
-    from rich.console import Console
-
-    return Console()
 
 class BuildProgress:
     """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""
@@ -73,18 +68,25 @@ class BuildProgress:
         self.progress.update(self.tasks[stage], completed=done, total=total or 1, rate=rate)
 
 
-def _load_embedder(paths: ProjectPaths, settings):
-    from paqad.embed.factory import get_embedder
+def _warn(message: str) -> None:
+    click.echo(f"paqad-ai: warning: {message}", err=True)
 
-    return get_embedder(settings, paths)
+
+def _note(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, embedder=None):
     from paqad.build import sync
+    from paqad.embed.factory import load_model
+    from paqad.errors import ModelMissingError
 
-    embedder = embedder or _load_embedder(paths, settings)
+    try:
+        embedder = embedder or load_model(settings, paths)
+    except ModelMissingError as exc:
+        raise ModelMissingError(f"{exc}; the index was not changed") from None
     with BuildProgress(enabled=not quiet) as progress:
-        report = sync(paths, settings, embedder, full=full, progress=progress)
+        report = sync(paths, settings, embedder, full=full, progress=progress, notify=_note)
     return report
 
 
@@ -126,14 +128,16 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
         result = init_project(
             paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
             confirm_upload=_confirm_upload if interactive and not yes else None,
-            notify=lambda line: click.echo(line, err=True), progress=progress,
+            notify=_note, progress=progress,
         )
     settings = result.settings
     from paqad.index.sync import large_sources_note
 
     note = large_sources_note(result.report.large_sources, settings.rag_max_file_size)
     if note:
-        click.echo(f"note: {note}", err=True)
+        _warn(note)
+    if result.report.warning:
+        _warn(result.report.warning)
     click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {result.report.summary()}")
 
 
@@ -156,6 +160,8 @@ def rebuild(project_root: Path | None) -> None:
     if not settings.rag_enabled and not index_exists(paths):
         raise PaqadError("retrieval is not configured here; run `paqad-ai rag init` first")
     report = _build(paths, settings, full=True)
+    if report.warning:
+        _warn(report.warning)
     click.echo(f"Rebuilt: {report.summary()}")
 
 
@@ -178,7 +184,7 @@ def clear(yes: bool, project_root: Path | None) -> None:
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.build import clear_index
 
-    existed = clear_index(paths)
+    existed = clear_index(paths, notify=_note)
     click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
@@ -192,7 +198,7 @@ def _fmt_time(iso_or_epoch) -> str:
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
-@click.option("--explain", "explain_path", default=None, metavar="PATH", help="Say whether PATH is indexed, and if not, which filter rejected it.")
+@click.option("--explain", "explain_path", default=None, metavar="PATH", help="Say whether PATH (a file or folder) is indexed, which filter rejects it, and whether the index holds it yet.")
 @project_root_option
 def status(as_json: bool, explain_path: str | None, project_root: Path | None) -> None:
     """Show settings (with where each came from) and the state of the index.
@@ -205,75 +211,79 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     """
     paths = resolve_paths(project_root)
     if explain_path:
-        from paqad.index.discover import explain
+        from paqad.status import explain_path as explain
 
-        settings = load_settings(paths)
-        target = Path(explain_path)
-        if target.is_absolute():
-            try:
-                target = target.resolve().relative_to(paths.root)
-            except ValueError:
-                raise PaqadError(f"--explain {explain_path}: not inside the project {paths.root}") from None
-        decision = explain(paths.root, target.as_posix(), max_file_size=settings.rag_max_file_size)
-        if as_json:
-            click.echo(json.dumps({"path": decision.path, "eligible": decision.eligible, "reason": decision.reason}))
-        else:
-            click.echo(f"{decision.path}: " + ("indexed" if decision.eligible else f"not indexed ({decision.reason})"))
+        explanation = explain(paths, load_settings(paths), explain_path, what="--explain")
+        click.echo(json.dumps(explanation.to_dict()) if as_json else explanation.describe())
         return
     from paqad.status import status as project_status
 
-    data = project_status(paths).to_dict()
+    report = project_status(paths)
+    data = report.to_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return
-    from rich.table import Table
+    from paqad.cli.table import aligned
 
-    stdout = _stdout()
-    table = Table(title="Settings", show_header=True, header_style="bold")
-    table.add_column("key")
-    table.add_column("value")
-    table.add_column("from")
-    for name, item in data["settings"].items():
-        table.add_row(name, str(item["value"]), item["source"])
-    stdout.print(table)
+    lines = ["Settings:"]
+    settings_rows = [[name, str(item["value"]), item["source"]] for name, item in data["settings"].items()]
+    lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
     idx = data["index"]
-    if not idx["present"]:
-        stdout.print("Index: none (run `paqad-ai rag init`)")
-    else:
-        state = "valid" if idx["valid"] else "stale: " + "; ".join(idx["stale_reasons"])
+    lines.append(report.index.headline())
+    if idx["built_at"]:
         langs = ", ".join(f"{k} {v}" for k, v in list(idx["languages"].items())[:8])
-        stdout.print(f"Index: {state}")
-        stdout.print(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
-        stdout.print(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
-        stdout.print(f"  languages: {langs}")
+        if idx["build_running"]:
+            lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
+        lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
+        lines.append(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
+        lines.append(f"  languages: {langs}")
         if idx["rejected"]:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
-            stdout.print(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
+            lines.append(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
         from paqad.index.sync import large_sources_note
 
         note = large_sources_note([(i["path"], i["bytes"]) for i in idx.get("large_sources", [])],
                                   data["settings"]["rag_max_file_size"]["value"])
         if note:
-            stdout.print(f"  {note}", markup=False)
-        stdout.print(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
+            lines.append(f"  {note}")
+        lines.append(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
     last = data["last_refresh"]
     if last:
-        stdout.print(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
+        lines.append(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
     if "api_key" in data:
         key = data["api_key"]
-        stdout.print(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+        lines.append(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+    click.echo("\n".join(lines))
 
 
 def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
     """A ``--path`` value as a project-relative folder; error if outside the project or absent."""
-    target = (paths.root / prefix).resolve()
-    try:
-        rel = target.relative_to(paths.root).as_posix()
-    except ValueError:
-        raise PaqadError(f"--path {prefix}: outside the project {paths.root}") from None
-    if not target.exists():
+    from paqad.project import project_relative
+
+    rel = project_relative(paths.root, prefix, "--path")
+    if not (paths.root / rel).exists():
         raise PaqadError(f"--path {prefix}: no such file or folder in the project")
-    return "" if rel == "." else rel
+    return rel
+
+
+def _decode_stdin(stream) -> str:
+    """stdin as UTF-8 (what pipes such as ``git diff`` carry) whatever the locale; else the locale's encoding."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return stream.read()
+    data = buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode(stream.encoding or "utf-8", "replace")
+
+
+def _argv_text(value: str) -> str:
+    """A command-line argument as text: under an ASCII locale Python keeps non-ASCII bytes as lone
+    surrogates, which no tokenizer or database accepts; decode those bytes as UTF-8."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+        return value
+    return os.fsencode(value).decode("utf-8", "replace")
 
 
 def _read_query(query: str | None, query_file: Path | None) -> str:
@@ -283,9 +293,9 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise PaqadError(f"--query-file {query_file}: cannot read ({exc})") from None
     elif query == "-":
-        text = sys.stdin.read()
+        text = _decode_stdin(sys.stdin)
     elif query is not None:
-        text = query
+        text = _argv_text(query)
     else:
         raise PaqadError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
     if not text.strip():
@@ -296,18 +306,21 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
 @click.command()
 @click.argument("query", required=False)
 @click.option("--query-file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Read the query from a file.")
-@click.option("--top-n", type=click.IntRange(1, 200), default=None, help="Results to show (default: rag_top_n).")
-@click.option("--path", "path_prefix", default=None, help="Only search under this project-relative folder.")
+@click.option("--top-n", "-n", type=click.IntRange(1, 200), default=None, help="Results to show (default: rag_top_n).")
+@click.option("--path", "-p", "path_prefix", default=None, help="Only search under this project-relative folder or file.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 @click.option("--no-sync", is_flag=True, help="Search the index as it is, without syncing changed files first.")
 @project_root_option
 def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root) -> None:
     """Search the index and show the top results before the confidence floor.
 
-    Syncs changed files first. Each row: rank, path and line range, symbol, match (the
-    calibrated confidence that the passage is relevant, what the floor compares), cosine, the
-    ranks in the dense and BM25 pools, band (confident / relief / below) and the gap between the
-    confidence and the floor.
+    Syncs changed files first (unless --no-sync). Columns: rank, match, band, cosine,
+    location, lines, symbol. rank is the fused rank; match the calibrated confidence that the
+    passage is relevant (what the floor compares); band is confident (match at or above
+    rag_similarity_threshold), relief (at or above rag_relief_floor) or below; cosine the cosine
+    of query and passage; location is path:START, which editors and terminals open; lines is
+    START-END; symbol is the Class.method the passage belongs to (cut to the terminal's width).
+    --json has every field, plus the dense and BM25 ranks and the gap to the floor.
 
     \b
     Examples:
@@ -315,7 +328,8 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
       git diff | paqad-ai rag probe - --json
     """
     from paqad.build import sync
-    from paqad.search import search
+    from paqad.search import load_embedder, search
+    from paqad.status import require_complete_index
     from paqad.store import index_exists
 
     paths = resolve_paths(project_root)
@@ -323,12 +337,17 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     settings = load_settings(paths)
     if not index_exists(paths):
         raise IndexMissingError()
-    embedder = _load_embedder(paths, settings)
-    if not no_sync:
-        sync(paths, settings, embedder, blocking=False)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
-    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder)
+    embedder, degraded = load_embedder(paths, settings)
+    if degraded:
+        _warn(degraded + ("" if no_sync else "; index not synced (the previous index is kept)"))
+    elif not no_sync:
+        sync(paths, settings, embedder, blocking=False)
+    require_complete_index(paths)  # a first build still running is not "no results"
+    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
+    if response.degraded and not degraded:  # the model failed while embedding the query
+        _warn(response.degraded)
     results = response.results
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     from paqad.search.floor import confidence_of, percent
@@ -349,28 +368,16 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
                                "results": rows}, indent=2))
         return
-    if not sys.stdout.isatty():
-        if rows:
-            click.echo("rank  match  cosine  band       location  symbol")
-        for row in rows:
-            click.echo(
-                f"{row['rank']:>4}  {percent(row['confidence']):>4}%  {row['cosine']:>6.3f}  {row['band']:<9}"
-                f"  {row['path']}:L{row['start_line']}-{row['end_line']}  {row['symbol'] or ''}"
-            )
-    else:
-        from rich.table import Table
+    from paqad.cli.table import aligned, terminal_width
 
-        stdout = _stdout()
-        table = Table(show_header=True, header_style="bold")
-        for col in ("#", "path:lines", "symbol", "match", "cosine", "dense", "bm25", "band", "gap"):
-            table.add_column(col, overflow="fold")
-        for row in rows:
-            table.add_row(
-                str(row["rank"]), f"{row['path']}:L{row['start_line']}-{row['end_line']}", row["symbol"] or "",
-                f"{percent(row['confidence'])}%", f"{row['cosine']:.3f}", str(row["dense_rank"] or "-"),
-                str(row["lexical_rank"] or "-"), row["band"], f"{row['gap_to_floor']:+.3f}",
-            )
-        stdout.print(table)
+    table = [
+        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}",
+         f"{row['path']}:{row['start_line']}", f"{row['start_line']}-{row['end_line']}", row["symbol"] or ""]
+        for row in rows
+    ]
+    if table:
+        header = ("rank", "match", "band", "cosine", "location", "lines", "symbol")
+        click.echo("\n".join(aligned(header, table, right=frozenset({0, 1, 3}), width=terminal_width())))
     if not rows:
         click.echo("No results.")
 

@@ -53,4 +53,4 @@ def deliver(
         return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
     response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store)
     outcome = apply_floor(response.results, threshold, relief)
-    return Delivery(outcome, render_section(outcome, label), intent, response.degraded)
+    return Delivery(outcome, render_section(outcome, label, response.degraded), intent, response.degraded)

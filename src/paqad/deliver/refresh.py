@@ -14,8 +14,9 @@ import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
+from paqad import store as store_mod
 from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, PaqadError
 from paqad.project import ProjectPaths, index_exists
@@ -71,12 +72,11 @@ def _refresh_lock(paths: ProjectPaths) -> Iterator[bool]:
         os.close(fd)
 
 
-def get_embedder_or_none(paths: ProjectPaths, settings: Settings):
-    """The configured embedder, or None (logged) when it cannot be loaded: search degrades to BM25."""
-    embedder, why = load_embedder(paths, settings)
-    if embedder is None:
-        log_failure(paths, "refresh", PaqadError(why or "embedding model unavailable"))
-    return embedder
+NOT_SYNCED = "index not synced (the previous index is kept)"
+
+
+def _log_refresh_warning(paths: ProjectPaths, why: str) -> None:
+    log_failure(paths, "refresh", PaqadError(why))
 
 
 def _prompt_stamp(paths: ProjectPaths) -> str | None:
@@ -110,10 +110,13 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None) -> Re
 
 
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
-    embedder = get_embedder_or_none(paths, settings)
-    sync_note = "model unavailable, index not synced (see .paqad/logs/refresh.log)"
+    embedder, degraded = load_embedder(paths, settings)
     report: IndexReport | None = None
-    if embedder is not None:
+    if embedder is None:
+        # Keyword search on the last committed index; syncing needs the model for new chunks.
+        _log_refresh_warning(paths, degraded or "embedding model unavailable")
+        sync_note = f"{degraded}; {NOT_SYNCED}"
+    else:
         try:
             report = sync(paths, settings, embedder, blocking=False)
         except Exception as exc:  # noqa: BLE001 - keep the previous index and section
@@ -121,14 +124,23 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
             return RefreshOutcome(f"sync failed, previous index and section kept: {exc}", seconds=time.perf_counter() - started)
         sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
     try:
+        if (report.chunks_total if report is not None else _chunks_in_index(paths)) == 0:
+            write_section(paths.session_context, None)  # nothing to find: no section rather than noise
+            _check_drift(paths, settings)
+            return RefreshOutcome(f"{sync_note}; the index holds no chunks (nothing indexable): section left out",
+                                  wrote=True, seconds=time.perf_counter() - started)
         query = choose_query(paths, settings)
         if query is None:
             write_section(paths.session_context, None)
             _check_drift(paths, settings)
-            return RefreshOutcome(f"{sync_note}; no prompt and no changed files: section left out", wrote=True,
+            return RefreshOutcome(f"{sync_note}; nothing to search for (no prompt recorded, no uncommitted or branch "
+                                  "changes in git): section left out", wrote=True,
                                   seconds=time.perf_counter() - started)
-        delivery = deliver(paths, settings, query.text, query.label, embedder=embedder,
+        delivery = deliver(paths, settings, query.text, query.label, embedder=embedder, degraded=degraded,
                            is_prompt=query.source == "prompt")
+        if delivery.degraded and embedder is not None:  # the model failed while embedding the query
+            _log_refresh_warning(paths, delivery.degraded)
+            sync_note = f"{sync_note}; {delivery.degraded}"
         outcome = delivery.outcome
         write_section(paths.session_context, delivery.section)
         _check_drift(paths, settings)
@@ -142,6 +154,11 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
     )
 
 
+def _chunks_in_index(paths: ProjectPaths) -> int:
+    with store_mod.open_store(paths, readonly=True) as store:
+        return store.chunk_count()
+
+
 def _check_drift(paths: ProjectPaths, settings: Settings) -> None:
     try:
         from paqad.deliver.drift import check_drift
@@ -153,18 +170,27 @@ def _check_drift(paths: ProjectPaths, settings: Settings) -> None:
         log_failure(paths, "drift", exc)
 
 
-def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float) -> str | None:
+def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float,
+                       warn: Callable[[str], None] | None = None) -> str | None:
     """The ``## Retrieved context`` section for ``prompt`` from the current index (no sync).
 
     Returns None when retrieval is off, there is no usable index, or ``deadline`` (a
-    ``time.monotonic()`` value) passes before the answer is ready.
+    ``time.monotonic()`` value) passes before the answer is ready. Never fetches the model:
+    without it the search is keyword-only, the section says so, and ``warn`` (default: the
+    refresh log) gets the reason once.
     """
     if not settings.rag_enabled or not index_exists(paths) or not prompt.strip():
         return None
-    embedder = get_embedder_or_none(paths, settings)
-    if time.monotonic() > deadline:
-        return None
-    delivery = deliver(paths, settings, prompt, f"this prompt {prompt_words(prompt)}", embedder=embedder)
+    with store_mod.open_store(paths, readonly=True) as store:
+        if store.chunk_count() == 0:  # nothing indexable: no section rather than a "no matches" one
+            return None
+        embedder, degraded = load_embedder(paths, settings, fetch=False)
+        if time.monotonic() > deadline:
+            return None
+        delivery = deliver(paths, settings, prompt, f"this prompt {prompt_words(prompt)}", embedder=embedder,
+                           degraded=degraded, store=store)
+    if delivery.degraded:
+        (warn or (lambda why: _log_refresh_warning(paths, why)))(delivery.degraded)
     if time.monotonic() > deadline:
         return None
     return delivery.section

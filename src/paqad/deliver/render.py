@@ -27,7 +27,7 @@ _BACKTICK_RUN = re.compile(r"`+")
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def render_section(outcome: FloorOutcome, query_label: str, *, skipped: str = "") -> str:
+def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None = None, *, skipped: str = "") -> str:
     """Markdown for the whole section, starting with ``## Retrieved context`` and ending in ``\\n``.
 
     ``query_label`` says what was searched for, e.g. ``last prompt (recorded 2026-11-30 07:40
@@ -37,10 +37,14 @@ def render_section(outcome: FloorOutcome, query_label: str, *, skipped: str = ""
     or one line saying nothing passed the floor, with the best match %. Match % is the result's
     calibrated confidence as a whole percentage (:func:`paqad.search.floor.percent`), the same
     value the floor compared; a passage below the floor says "low confidence". ``skipped``
-    (the reason a prompt needs no retrieval, e.g. ``session command``) gives a one-line nothing form.
+    (the reason a prompt needs no retrieval, e.g. ``session command``) gives a one-line nothing
+    form. ``degraded`` (the search ran without the embedding model: why) adds a
+    ``Search degraded: ...`` line under the query line.
     """
     label = query_label.strip()
     lines = [SECTION_HEADING, "", label if label.startswith("Query:") else f"Query: {label}"]
+    if degraded:
+        lines.append(f"Search degraded: {degraded.rstrip('.')}.")
     floor = _percent(outcome.threshold)
     results = outcome.results
     if outcome.form == CONFIDENT and len(results) > MAX_PASSAGES:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paqad.errors import ConfigError
+from paqad.errors import ConfigError, ModelMissingError, PaqadError
 from paqad.project import ProjectPaths, find_project_root
 from paqad.embed.base import Embedder
 
@@ -39,3 +39,42 @@ def get_embedder(settings: Settings, paths: ProjectPaths | None = None) -> Embed
         return VoyageEmbedder(settings.rag_embedding_model, paths)
     source = settings.sources.get("rag_embedding_provider", "settings")
     raise ConfigError(f"{source}: rag_embedding_provider={provider!r} is not valid; allowed: local, openai, voyageai")
+
+
+def load_model(settings: Settings, paths: ProjectPaths | None = None, *, fetch: bool = True) -> Embedder:
+    """The configured embedder, ready to embed: for the local provider, its model files are in the
+    store (fetched once when ``fetch``) and load and answer (one tiny embedding run, which the
+    first real embedding would pay anyway); a remote provider has its key.
+
+    ``fetch=False`` never copies or downloads model files (the prompt hook's budget has no room
+    for a download): a model not in the store is reported as missing.
+
+    Raises:
+        ModelMissingError: the model is not in the store and cannot be fetched, or its files
+            cannot be loaded (damaged); the message names the folder and the command that fixes it.
+        KeyMissingError, ConfigError: from :func:`get_embedder`.
+    """
+    embedder = get_embedder(settings, paths)
+    if embedder.provider != "local":
+        return embedder
+    from paqad.embed import model_store
+
+    repo_id, precision = settings.rag_embedding_model, settings.rag_embedding_precision
+    if not fetch and not model_store.is_stored(repo_id, precision):
+        raise ModelMissingError(
+            f"embedding model {repo_id} is not in the model store ({model_store.model_dir(repo_id)}); "
+            "the prompt hook never fetches it: run `paqad-ai rag model pull`")
+    try:
+        embedder.fingerprint  # noqa: B018 - fetches the files when absent, or raises ModelMissingError
+        vector = embedder.embed_query("paqad")
+        if vector.shape != (embedder.dimension,):
+            raise ValueError(f"it returned a vector of shape {vector.shape}, expected ({embedder.dimension},)")
+    except PaqadError:
+        raise
+    except Exception as exc:  # onnxruntime and tokenizers raise their own types for a damaged file
+        folder = model_store.model_dir(repo_id)
+        detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        raise ModelMissingError(
+            f"embedding model {repo_id} in {folder} cannot be loaded ({detail}); remove {folder} and run "
+            "`paqad-ai rag model pull`, or run `paqad-ai rag model import PATH`") from exc
+    return embedder

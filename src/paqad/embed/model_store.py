@@ -304,6 +304,12 @@ def _install(repo_id: str, staging: Path, records: dict[str, dict]) -> Path:
     return target
 
 
+def is_stored(repo_id: str, precision: str = "int8") -> bool:
+    """Whether the store holds every file of ``repo_id`` at ``precision`` (marker and sizes; no fetch)."""
+    folder, marker = model_dir(repo_id), read_marker(repo_id)
+    return all(_present(folder, marker, rel) for rel in spec_for(repo_id).files_for(precision))
+
+
 def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn | None = None) -> Path:
     """Return the store folder of ``repo_id`` holding the files for ``precision``, fetching them once.
 

@@ -15,17 +15,16 @@ Nothing but MCP messages goes to stdout.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from paqad.config import Settings, load_settings
 from paqad.errors import IndexMissingError, PaqadError
 from paqad import __version__
-from paqad.project import ProjectPaths
+from paqad.project import ProjectPaths, project_relative
 
 try:  # MCP Python SDK 2.x
     from mcp.server.mcpserver import MCPServer as _Server
@@ -60,26 +59,12 @@ class CodeHit:
 def confine_path_prefix(root: Path, path_prefix: str | None) -> str | None:
     """Normalise ``path_prefix`` to a project-relative POSIX prefix, or ``None`` for "everything".
 
-    Accepts ``src/api``, ``./src/api/`` or an absolute path inside ``root``. Raises
-    ``ValueError`` for ``..`` components and for absolute paths outside ``root``.
+    Accepts ``src/api``, ``./src/api/``, ``src/x/../api`` or an absolute path inside ``root``.
+    Raises ``ValueError`` (:class:`~paqad.errors.OutsideProjectError`) for a path leading outside ``root``.
     """
-    if path_prefix is None:
+    if path_prefix is None or not path_prefix.strip():
         return None
-    raw = path_prefix.strip().replace("\\", "/")
-    if not raw:
-        return None
-    if raw.startswith("/"):
-        # normpath folds "/root/../etc" to "/etc", which then fails the containment check.
-        try:
-            parts = PurePosixPath(os.path.normpath(raw)).relative_to(PurePosixPath(root.as_posix())).parts
-        except ValueError:
-            raise ValueError(f"path_prefix {path_prefix!r} is outside the project root") from None
-    else:
-        parts = PurePosixPath(raw).parts
-    if any(part == ".." for part in parts):
-        raise ValueError(f"path_prefix {path_prefix!r} must stay inside the project root (no '..')")
-    clean = "/".join(part for part in parts if part not in (".", ""))
-    return clean or None
+    return project_relative(root, path_prefix, "path_prefix") or None
 
 
 class CodeSearch:

@@ -274,7 +274,8 @@ def run_prompt_hook(
         try:
             from paqad.deliver.refresh import section_for_prompt
 
-            result["section"] = section_for_prompt(paths, settings, prompt, deadline)
+            result["section"] = section_for_prompt(paths, settings, prompt, deadline,
+                                                   warn=lambda why: log_problem(paths, host.name, why))
         except BaseException as exc:  # noqa: BLE001
             result["error"] = exc
 

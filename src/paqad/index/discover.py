@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from paqad.errors import PaqadError
-from paqad.project import ProjectPaths
+from paqad.project import ProjectPaths, project_relative
 from paqad.index.filters import (
     FilterDecision,
     IgnoreLevel,
@@ -37,6 +37,7 @@ from paqad.index.filters import (
     is_env_file,
     load_rag_ignore,
     read_ignore_file,
+    size_reason,
     type_reason,
 )
 from paqad.index.stacks import StackPack, detect_stacks
@@ -227,12 +228,15 @@ class _Rules:
         """The decision for one non-folder entry (a file or a symlink) at filesystem ``path``.
 
         A file whose (size, mtime) matches ``known`` (it was indexed with that content) skips
-        every content read: the generated-entry marker of layer 2 and the checks of layer 4.
-        The rule-based layers still run, since ignore rules may have changed.
+        every content read: the generated-entry marker of layer 2 and the content checks of
+        layer 4. Everything a setting decides still runs, since settings may have changed since
+        it was indexed: the rule-based layers and the size limit (``rag_max_file_size``).
         """
         name = rel.rsplit("/", 1)[-1]
         dir_link = is_symlink and os.path.isdir(path)
         reason = None if dir_link else type_reason(name, self.extensions, self.filenames)
+        if reason is not None and self.rag.includes(rel):  # an include: glob adds a type layer 1 lacks
+            reason = None
         st = None
         if reason is None and not (is_symlink or link_ancestor):
             try:
@@ -255,10 +259,12 @@ class _Rules:
         if not _is_utf8_path(rel):
             # A name that is not UTF-8 cannot be stored or shown as a project path.
             return FilterDecision(rel, False, "check:not-utf8-name")
-        if not unchanged:
+        if unchanged:  # same bytes as when indexed: only the size limit can have moved
+            reason = size_reason(st.st_size, self.max_file_size)
+        else:
             reason = content_reason(Path(path), st.st_size, self.max_file_size)
-            if reason is not None:
-                return FilterDecision(rel, False, reason, st.st_size if reason == "check:too-large" else 0)
+        if reason is not None:
+            return FilterDecision(rel, False, reason, st.st_size if reason == "check:too-large" else 0)
         return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
 
 
@@ -341,11 +347,35 @@ def discover(
     return Discovery(eligible=eligible, rejected=rejected, stacks=[p.name for p in rules.stacks])
 
 
-def _normalise(rel_path: str) -> str:
-    rel = rel_path.replace("\\", "/").strip()
-    while rel.startswith("./"):
-        rel = rel[2:]
-    return rel.strip("/")
+# Folders every project has that say nothing about why no file was indexed.
+_ALWAYS_REJECTED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
+
+
+def nothing_indexable_note(found: Discovery) -> str:
+    """Why a walk found no eligible file, and how to add a file type: one line for ``init``."""
+    from paqad.index.filters import ALWAYS_EXTENSIONS
+    from paqad.index.stacks import pack_by_name, suffix
+
+    stacks = "; ".join(f"{name}: {' '.join(sorted(pack_by_name(name).extensions))}" for name in found.stacks)
+    by_type = Counter(suffix(d.path.rsplit("/", 1)[-1]) or "(no extension)"
+                      for d in found.rejected if d.reason == "type:extension")
+    others = Counter(d.reason for d in found.rejected if d.reason not in _ALWAYS_REJECTED and d.reason != "type:extension")
+    if by_type:
+        listed = ", ".join(f"{ext} {n}" for ext, n in sorted(by_type.items(), key=lambda kv: (-kv[1], kv[0])))
+        skipped = f"{sum(by_type.values())} files were skipped for their type ({listed})"
+    else:
+        skipped = "no file was skipped for its type"
+    if others:
+        listed = ", ".join(f"{reason} {n}" for reason, n in sorted(others.items(), key=lambda kv: (-kv[1], kv[0])))
+        skipped += f", {sum(others.values())} by other filters ({listed})"
+    example = next((ext for ext, _ in sorted(by_type.items(), key=lambda kv: (-kv[1], kv[0])) if ext.startswith(".")), ".txt")
+    return (
+        f"nothing here can be indexed, so retrieval will find nothing: paqad-ai looked for "
+        f"{' '.join(sorted(ALWAYS_EXTENSIONS))} files, named files such as Dockerfile and Makefile, and the files "
+        f"of the stacks it detected ({stacks or 'none'}); {skipped}. A manifest (pyproject.toml, package.json, "
+        "go.mod, Cargo.toml, CMakeLists.txt, ...) adds its language's files; for any other type add a glob to "
+        f".paqad/rag.ignore.yaml, e.g. `include: [\"**/*{example}\"]`, then run `paqad-ai rag rebuild`"
+    )
 
 
 def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> FilterDecision:
@@ -354,22 +384,18 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     A file gets the reason of the first layer that rejects it, checking its folders too (a
     file under ``node_modules/`` reports ``ignore:default-dir``; a ``.txt`` there reports
     ``type:extension``, the earlier layer). A folder gets its layer-2/3 verdict, path ending in
-    ``/``; ``eligible=True`` means the walk enters it. Raises :class:`~paqad.errors.PaqadError`
-    when the path does not exist or lies outside ``root``.
+    ``/``; ``eligible=True`` means the walk enters it. ``rel_path`` may be spelled any way that
+    stays inside ``root`` (``./a/../a/b.py``, absolute). Raises :class:`~paqad.errors.PaqadError`
+    when the path does not exist, OutsideProjectError when it lies outside ``root``.
     """
     root = Path(root).resolve()
-    rel = _normalise(rel_path)
-    if Path(rel).is_absolute():
-        try:
-            rel = Path(rel).resolve().relative_to(root).as_posix()
-        except ValueError:
-            raise PaqadError(f"{rel_path}: not inside the project root {root}") from None
-    parts = [p for p in rel.split("/") if p]
-    if not parts or ".." in parts:
-        raise PaqadError(f"{rel_path!r}: give a path inside the project root {root}")
+    rel = project_relative(root, rel_path)
+    if not rel:
+        raise PaqadError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
+    parts = rel.split("/")
     target = root.joinpath(*parts)
     if not os.path.lexists(target):
-        raise PaqadError(f"{rel_path}: no such file under {root}")
+        raise PaqadError(f"{rel_path}: no such file or folder in the project")
     rules = _Rules.load(root, max_file_size)
     levels = _push_gitignore(list(rules.base_levels), root, "")
     inherited: Inherited = (None, None)

@@ -288,7 +288,8 @@ class RagIgnore:
     """``.paqad/rag.ignore.yaml``: gitignore-style globs relative to the project root.
 
     ``exclude`` globs add layer-3 rules (``ignore:rag-ignore-yaml``); ``include`` globs cancel
-    any layer-3 rejection but never a layer-2 or layer-4 one. Globs follow gitignore syntax
+    a layer-1 (file type: how a language without a stack pack is added) or layer-3 rejection,
+    never a layer-2 or layer-4 one. Globs follow gitignore syntax
     (``docs/``, ``*.gen.py``, ``/top-only.md``, ``a/**/b``); a folder glob covers its contents.
     """
 
@@ -394,6 +395,15 @@ MINIFIED_LINE_CHARS = 5000
 MINIFIED_MEAN_LINE_CHARS = 300
 
 
+def size_reason(size: int, max_file_size: int) -> str | None:
+    """The layer-4 checks decided from the size alone (no read): ``check:empty``, ``check:too-large``."""
+    if size == 0:
+        return "check:empty"
+    if size > max_file_size:
+        return "check:too-large"
+    return None
+
+
 def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     """Layer-4 reason for the regular file ``path`` of ``size`` bytes (from ``lstat``), or None.
 
@@ -403,10 +413,9 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     minified (:func:`is_minified`).
     A file that cannot be read gives ``"check:unreadable"``.
     """
-    if size == 0:
-        return "check:empty"
-    if size > max_file_size:
-        return "check:too-large"
+    reason = size_reason(size, max_file_size)
+    if reason is not None:
+        return reason
     try:
         data = path.read_bytes()
     except OSError:

@@ -29,18 +29,17 @@ __all__ = [
 NO_EMBEDDER = "semantic search unavailable (no embedding model loaded); keyword search only"
 
 
-def load_embedder(paths: ProjectPaths, settings: Settings) -> tuple[Embedder | None, str | None]:
+def load_embedder(paths: ProjectPaths, settings: Settings, *, fetch: bool = True) -> tuple[Embedder | None, str | None]:
     """The configured embedder with its model loaded, or ``(None, why)`` when it cannot be used.
 
     ``why`` is one line naming the problem and the fix (e.g. the model files and the
-    ``rag model import`` command). Never raises for a missing model, key or runtime.
+    ``rag model import`` command). Never raises for a missing, damaged or unloadable model, a
+    missing key or runtime. ``fetch=False`` (the prompt hook) never copies or downloads the model.
     """
-    from paqad.embed.factory import get_embedder
+    from paqad.embed.factory import load_model
 
     try:
-        embedder = get_embedder(settings, paths)
-        embedder.fingerprint  # noqa: B018 - the local model loads lazily: a missing model shows up here
-        return embedder, None
+        return load_model(settings, paths, fetch=fetch), None
     except PaqadError as exc:
         return None, f"semantic search unavailable ({exc}); keyword search only"
 

@@ -17,11 +17,11 @@ from paqad.store.index_store import (
     recreate_store,
     symbol_key,
 )
-from paqad.store.lock import write_lock
+from paqad.store.lock import current_writer, write_lock
 from paqad.store.schema import SCHEMA_VERSION
 
 __all__ = [
-    "Applied", "ChangeSet", "ChunkEntry", "ChunkRow", "FileRow", "IndexStore", "SCHEMA_VERSION", "backup_database",
+    "Applied", "ChangeSet", "current_writer", "ChunkEntry", "ChunkRow", "FileRow", "IndexStore", "SCHEMA_VERSION", "backup_database",
     "fts_match_expression", "index_exists", "index_size_bytes", "open_store", "read_summary", "recreate_store",
     "symbol_key", "write_lock",
 ]

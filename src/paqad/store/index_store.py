@@ -140,6 +140,19 @@ class IndexStore:
             return paths
         return cached[1]
 
+    def file_row(self, path: str) -> FileRow | None:
+        """The indexed file ``path``, or None."""
+        row = self.db.execute("SELECT path, size, mtime_ns, sha256, language, chunk_count FROM files WHERE path = ?",
+                              (path,)).fetchone()
+        return FileRow(*row) if row else None
+
+    def count_files_under(self, folder: str) -> int:
+        """Indexed files under ``folder`` (project-relative, no ``/`` at the ends; ``""``: all)."""
+        if not folder:
+            return int(self.db.execute("SELECT count(*) FROM files").fetchone()[0])
+        return int(self.db.execute("SELECT count(*) FROM files WHERE substr(path, 1, ?) = ?",
+                                   (len(folder) + 1, folder + "/")).fetchone()[0])
+
     def delete_files(self, paths: Iterable[str]) -> int:
         """Remove files and their chunks (and FTS rows). Returns the number of chunks removed."""
         removed = 0

@@ -15,7 +15,10 @@ from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, PaqadError
 from paqad.index.chunking import CHUNKER_VERSION
 from paqad.project import ProjectPaths
 from paqad.store.index_store import index_size_bytes, read_summary
+from paqad.store.lock import current_writer
 from paqad.store.schema import SCHEMA_VERSION
+
+NO_BUILD_YET = "no complete build yet"
 
 
 def expected_meta(settings: Settings) -> dict[str, str]:
@@ -36,7 +39,7 @@ _META_LABELS = {"schema_version": "schema", "chunker_version": "chunker version"
 def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str | None = None) -> list[str]:
     """Why an index recorded with ``meta`` cannot be used as is with ``settings`` (empty: valid)."""
     if not meta.get("built_at"):
-        return ["no complete build yet"]
+        return [NO_BUILD_YET]
     reasons = []
     for key, want in expected_meta(settings).items():
         have = meta.get(key, "")
@@ -74,6 +77,7 @@ class IndexState:
     size_bytes: int = 0
     built_at: str | None = None
     refreshed_at: str | None = None
+    build_running: dict | None = None  # {"pid", "since"} of the process writing the index now
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -94,7 +98,19 @@ class IndexState:
             "size_bytes": self.size_bytes,
             "built_at": self.built_at,
             "refreshed_at": self.refreshed_at,
+            "build_running": self.build_running,
         }
+
+    def headline(self) -> str:
+        """``Index: ...``: valid, stale and why, or no complete build yet (running or not)."""
+        if not self.present:
+            return "Index: none (run `paqad-ai rag init`)"
+        if self.reasons == (NO_BUILD_YET,) and self.build_running:
+            return f"Index: first build running (pid {self.build_running['pid']}); nothing to search until it finishes"
+        if self.reasons == (NO_BUILD_YET,):
+            return ("Index: no complete build yet (the first build was interrupted or failed); "
+                    "run `paqad-ai rag rebuild`")
+        return "Index: " + ("valid" if self.valid else "stale: " + "; ".join(self.reasons))
 
 
 def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
@@ -107,6 +123,7 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         return IndexState(True, False, (f"index unreadable: {exc}",), size_bytes=index_size_bytes(paths))
     reasons = stale_reasons(meta, settings)
     return IndexState(
+        build_running=current_writer(paths),
         present=True,
         valid=not reasons,
         reasons=tuple(reasons),

@@ -1,0 +1,128 @@
+"""CLI conventions users of ripgrep, git and llm expect (issue 14.7): help that matches the
+output, aligned plain tables that fit the terminal, short flags, ``path:line`` locations,
+summaries that do not contradict themselves, headers on every table."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import git, MODEL_FILES, run_cli as run, write_files
+
+PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
+LONG_NAME = "reconcile_the_monthly_bank_statement_lines_with_open_invoices_by_amount_reference_and_booking_date"
+
+FILES = {
+    "pyproject.toml": '[project]\nname = "ledger"\nversion = "1.0"\ndescription = "bank reconciliation"\n',
+    "src/ledger/money.py": (
+        "from decimal import Decimal\n\n\n"
+        "def to_cents(amount: Decimal) -> int:\n"
+        '    """Convert a decimal amount of money to whole cents, rounding half up."""\n'
+        "    return int((amount * 100).quantize(Decimal('1')))\n"
+    ),
+    "src/ledger/reconcile.py": (
+        '"""Reconciliation of bank statements."""\n\n\n'
+        f"def {LONG_NAME}(lines, invoices):\n"
+        '    """Match each bank line with the open invoice of the same amount and reference."""\n'
+        "    return [(line, invoices.get(line.reference)) for line in lines]\n"
+    ),
+    "README.md": "# Ledger\n\nReconciles bank statements with invoices and converts money to cents.\n",
+}
+
+
+
+
+@pytest.fixture
+def project(git_repo) -> Path:
+    root = git_repo(FILES)
+    assert run("rag", "init", "--provider", "local", project=root)[0] == 0
+    return root
+
+
+def probe_rows(out: str) -> tuple[list[str], list[list[str]]]:
+    lines = out.splitlines()
+    return lines[0].split(), [line.split(maxsplit=6) for line in lines[1:]]
+
+
+def test_probe_table_columns_match_the_help_and_are_aligned(project: Path) -> None:
+    help_text = run("rag", "probe", "--help", project=project)[1]
+    documented = re.search(r"Columns: ([a-z, ]+)\.", " ".join(help_text.split())).group(1).split(", ")
+    code, out, _ = run("rag", "probe", "cents", "-n", "3", project=project)
+    header, rows = probe_rows(out)
+    assert code == 0 and header == documented == ["rank", "match", "band", "cosine", "location", "lines", "symbol"]
+    lines = out.splitlines()
+    # Numbers (rank, match, cosine) end where their header ends; words start where theirs starts.
+    heads = list(re.finditer(r"\S+", lines[0]))
+    for line in lines[1:]:
+        cells = list(re.finditer(r"\S+", line))[:6]
+        assert [cells[i].end() for i in (0, 1, 3)] == [heads[i].end() for i in (0, 1, 3)]
+        assert [cells[i].start() for i in (2, 4, 5)] == [heads[i].start() for i in (2, 4, 5)]
+    assert len(rows) == 3 and [r[0] for r in rows] == ["1", "2", "3"]
+
+
+def test_probe_prints_locations_editors_open(project: Path) -> None:
+    data = json.loads(run("rag", "probe", "to_cents", "--json", "-n", "2", project=project)[1])
+    _, rows = probe_rows(run("rag", "probe", "to_cents", "-n", "2", project=project)[1])
+    for row, result in zip(rows, data["results"]):
+        assert row[4] == f"{result['path']}:{result['start_line']}"  # path:line, what editors and terminals open
+        assert row[5] == f"{result['start_line']}-{result['end_line']}"
+    assert ":L" not in run("rag", "probe", "to_cents", project=project)[1]
+
+
+def test_short_flags(project: Path) -> None:
+    code, out, _ = run("rag", "probe", "money", "-n", "1", "-p", "src/ledger", "--json", project=project)
+    results = json.loads(out)["results"]
+    assert code == 0 and len(results) == 1 and results[0]["path"].startswith("src/ledger/")
+
+
+def test_probe_rows_fit_the_terminal(project: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, COLUMNS="80", LINES="40")
+    proc = subprocess.run([PAQAD_AI, "rag", "probe", "reconcile bank statement lines", "-n", "3", "--project-root", str(project)],
+                          stdout=slave, stderr=subprocess.PIPE, env=env, timeout=60)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert proc.returncode == 0, proc.stderr
+    lines = out.decode().replace("\r\n", "\n").splitlines()
+    assert lines and max(len(line) for line in lines) <= 80
+    long_row = next(line for line in lines if "src/ledger/reconcile.py:1 " in line)
+    assert long_row.endswith("…") and LONG_NAME[:12] in long_row  # the symbol is cut, never the location
+
+
+def test_refresh_summary_does_not_contradict_itself(project: Path) -> None:
+    write_files(project, {"src/ledger/money.py": FILES["src/ledger/money.py"] + "\n\nZERO = Decimal('0')\n"})
+    git(project, "commit", "-qam", "zero")  # synced into the index, but nothing left uncommitted
+    code, out, _ = run("rag", "refresh-context", project=project)
+    assert code == 0
+    assert re.fullmatch(
+        r"synced 1 changed, 0 removed \(\d+ embedded, \d+ cached\) in \d+\.\d\ds; nothing to search for "
+        r"\(no prompt recorded, no uncommitted or branch changes in git\): section left out\n", out), out
+
+
+def test_model_list_has_a_header_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAQAD_HOME", str(tmp_path / "home"))
+    assert run("rag", "model", "pull")[0] == 0
+    code, out, _ = run("rag", "model", "list")
+    lines = out.splitlines()
+    size = sum(f["size"] for rel, f in MODEL_FILES.items() if rel != "onnx/model.onnx")
+    assert code == 0 and len(lines) == 2
+    assert lines[0].split("\t") == ["model", "precisions", "dimension", "size", "verified", "path"]
+    assert lines[1].split("\t") == ["Xenova/all-MiniLM-L6-v2", "int8", "384", str(size), "verified",
+                                    str(tmp_path / "home" / "models" / "Xenova" / "all-MiniLM-L6-v2")]

@@ -1,0 +1,108 @@
+"""``rag status`` while no build is complete, and ``--explain`` for folders and for paths written
+any way that stays inside the project (issue 14.6). Real index, real lock, real git repository."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli as run
+
+from paqad.hosts.mcp_server import confine_path_prefix
+from paqad.project import ProjectPaths
+from paqad.store import open_store, write_lock
+
+FILES = {
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\ndescription = "a small shop"\n',
+    "pkg/cart.py": (
+        "class Cart:\n"
+        '    """A shopping cart: items with quantities and a total price in cents."""\n\n'
+        "    def add(self, sku, quantity=1):\n"
+        "        self.items[sku] = self.items.get(sku, 0) + quantity\n"
+    ),
+    "pkg/prices.py": (
+        "def total(prices, items):\n"
+        '    """The price of every item times its quantity, summed, in cents."""\n'
+        "    return sum(prices[sku] * n for sku, n in items.items())\n"
+    ),
+    "node_modules/left-pad/index.js": "module.exports = function leftPad(s, n) { return s.padStart(n, ' '); };\n",
+}
+
+
+
+
+@pytest.fixture
+def project(git_repo) -> Path:
+    return git_repo(FILES)
+
+
+@pytest.fixture
+def indexed(project: Path) -> Path:
+    assert run("rag", "init", "--provider", "local", project=project)[0] == 0
+    return project
+
+
+def test_status_and_probe_while_the_first_build_runs(project: Path) -> None:
+    paths = ProjectPaths(project)
+    with write_lock(paths):  # what `rag init` holds while it builds: the index file exists, no build is complete
+        open_store(paths, create=True).close()
+        since = json.loads((paths.vectors_dir / "write.lock").read_text())["since"]
+        code, out, _ = run("rag", "status", project=project)
+        assert code == 0 and "None" not in out
+        index_lines = [line for line in out.splitlines() if line.startswith("Index")]
+        assert index_lines == [f"Index: first build running (pid {os.getpid()}); nothing to search until it finishes"]
+        data = json.loads(run("rag", "status", "--json", project=project)[1])["index"]
+        assert data["build_running"] == {"pid": os.getpid(), "since": since}
+        assert (data["provider"], data["model"], data["stale_reasons"]) == (None, None, ["no complete build yet"])
+
+        code, out, err = run("rag", "probe", "cart total", project=project)
+        assert (code, out) == (2, "")
+        assert err == (f"paqad-ai: error: the first index build is still running (pid {os.getpid()}); "
+                       "nothing to search yet: try again when `paqad-ai rag status` shows it done\n")
+
+    # The builder died before its first commit: say so, and what to run.
+    out = run("rag", "status", project=project)[1]
+    assert [line for line in out.splitlines() if line.startswith("Index")] == [
+        "Index: no complete build yet (the first build was interrupted or failed); run `paqad-ai rag rebuild`"]
+    assert json.loads(run("rag", "status", "--json", project=project)[1])["index"]["build_running"] is None
+
+
+def test_explain_a_folder_says_whether_the_walk_enters_it(indexed: Path) -> None:
+    assert run("rag", "status", "--explain", "pkg", project=indexed)[1] == (
+        "pkg/: a folder; the walk enters it and decides each file in it (2 indexed)\n")
+    assert run("rag", "status", "--explain", "node_modules/", project=indexed)[1] == (
+        "node_modules/: a folder the walk skips (ignore:default-dir); nothing under it is indexed\n")
+    data = json.loads(run("rag", "status", "--explain", "pkg", "--json", project=indexed)[1])
+    assert (data["path"], data["folder"], data["eligible"], data["indexed_files"]) == ("pkg/", True, True, 2)
+
+
+def test_explain_accepts_any_spelling_inside_the_project(indexed: Path) -> None:
+    for spelling in ("./pkg/../pkg/cart.py", "pkg//cart.py", str(indexed / "pkg" / ".." / "pkg" / "cart.py")):
+        assert run("rag", "status", "--explain", spelling, project=indexed) == (0, "pkg/cart.py: indexed\n", "")
+
+
+def test_one_wording_for_paths_outside_the_project(indexed: Path) -> None:
+    root = indexed.resolve()
+    for value in ("../elsewhere.py", "pkg/../../elsewhere.py", "/etc/passwd"):
+        assert run("rag", "status", "--explain", value, project=indexed) == (
+            2, "", f"paqad-ai: error: --explain {value}: outside the project {root}\n")
+        assert run("rag", "probe", "cart", "--path", value, project=indexed) == (
+            2, "", f"paqad-ai: error: --path {value}: outside the project {root}\n")
+        with pytest.raises(ValueError) as err:
+            confine_path_prefix(root, value)
+        assert str(err.value) == f"path_prefix {value}: outside the project {root}"
+    assert run("rag", "status", "--explain", "pkg/nope.py", project=indexed) == (
+        2, "", "paqad-ai: error: --explain pkg/nope.py: no such file or folder in the project\n")
+
+
+def test_status_of_an_unreadable_index_says_so(project: Path) -> None:
+    paths = ProjectPaths(project)
+    paths.vectors_dir.mkdir(parents=True)
+    paths.index_db.write_bytes(b"\x00garbage" * 100)
+    out = run("rag", "status", project=project)[1]
+    assert [line for line in out.splitlines() if line.startswith("Index")] == [
+        "Index: stale: index unreadable: .paqad/vectors/index.sqlite: index is unreadable (file is not a database); "
+        "run `paqad-ai rag rebuild`"]
