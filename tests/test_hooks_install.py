@@ -356,14 +356,15 @@ def test_mcp_entries_in_each_hosts_file_and_the_codex_toml_keeps_comments(tmp_pa
     codex_cfg.write_text(original, encoding="utf-8")
     for name in ("claude", "codex", "gemini", "copilot", "cursor"):
         install_host(HOSTS[name], tmp_path, BUDGET_MS, mcp=True)
-    launch = ["-c", 'PATH="$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin" exec paqad-ai mcp']
+    launch = ["-c", 'PATH="$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin" exec paqad-ai mcp --text-only']
     for rel in (".mcp.json", ".cursor/mcp.json", ".github/mcp.json"):
         assert json.loads((tmp_path / rel).read_text(encoding="utf-8")) == {"mcpServers": {"paqad": {"command": "sh", "args": launch}}}
     gemini = json.loads((tmp_path / ".gemini" / "settings.json").read_text(encoding="utf-8"))
     assert gemini["mcpServers"] == {"paqad": {"command": "sh", "args": launch, "trust": True}}
     text = codex_cfg.read_text(encoding="utf-8")
     assert text.startswith(original) and text.endswith(
-        '\n[mcp_servers.paqad]\ncommand = "sh"\nargs = ["-c", "PATH=\\"$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin\\" exec paqad-ai mcp"]\n')
+        '\n[mcp_servers.paqad]\ncommand = "sh"\nargs = ["-c", "PATH=\\"$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin\\" exec paqad-ai mcp --text-only"]\n'
+        'env_vars = ["PAQAD_HOME", "PAQAD_MODEL_MIRROR", "HF_HUB_OFFLINE"]\n')
     for name in ("claude", "codex", "gemini", "copilot", "cursor"):
         main(["hooks", "uninstall", "--host", name, "--project-root", str(tmp_path)])
     assert codex_cfg.read_text(encoding="utf-8") == original

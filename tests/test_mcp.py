@@ -298,14 +298,17 @@ def test_the_mcp_entries_hooks_install_writes_start_the_server(tmp_path: Path, p
         install_host(HOSTS[name], root, 1500, mcp=True)
     entry = json.loads((root / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["paqad"]
     toml_entry = tomltext.loads((root / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"]["paqad"]
-    assert toml_entry == entry
+    assert toml_entry == {**entry, "env_vars": ["PAQAD_HOME", "PAQAD_MODEL_MIRROR", "HF_HUB_OFFLINE"]}
+    assert entry["args"][-1].endswith("exec paqad-ai mcp --text-only")
     env = dict(os.environ, PATH="/usr/bin:/bin")  # not on PATH: found through the launcher, from the project folder
 
     async def steps(session):
         return await session.call_tool("search_code", {"query": "tile cache", "top_k": 1})
 
     result = anyio.run(lambda: _session(root, steps, env=env, command=shutil.which(entry["command"]) or entry["command"], args=entry["args"]))
-    assert _ok(result)["results"][0]["path"] == "src/geo/cache.py"
+    # --text-only: the Markdown alone (hosts such as Claude Code show the model the structured content when there is one).
+    assert result.is_error is False and result.structured_content is None
+    assert result.content[0].text.startswith("1 result for 'tile cache'.") and "### src/geo/cache.py:L1-9 · TileCache · cosine " in result.content[0].text
 
 
 def test_confine_path_prefix() -> None:

@@ -233,8 +233,9 @@ def prompt_cmd(host_name: str, project_root: Path | None) -> None:
 
 
 @click.command("mcp")
+@click.option("--text-only", is_flag=True, help="Answer with Markdown text only: no structured content, no output schemas.")
 @project_root_option
-def mcp_cmd(project_root: Path | None) -> None:
+def mcp_cmd(text_only: bool, project_root: Path | None) -> None:
     """Serve the project's index over MCP (stdio): search_code, find_symbol, grep_code, index_status.
 
     \b
@@ -243,7 +244,7 @@ def mcp_cmd(project_root: Path | None) -> None:
     """
     from paqad.hosts.mcp_server import serve
 
-    serve(resolve_paths(project_root))
+    serve(resolve_paths(project_root), structured=not text_only)
 
 
 def register(group: click.Group) -> None:

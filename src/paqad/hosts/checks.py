@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paqad.hosts import HOSTS, Host, codex, mcp_config
+from paqad.hosts import HOSTS, Host, codex, mcp_config, tomltext
 from paqad.hosts.installers import HOOK_NAME, installed_commands, is_our_rule
 from paqad.hosts.jsonfile import load_jsonc, read_json
 from paqad.hosts.launcher import ProgramCheck, check_program, is_machine_specific, is_our_command
@@ -206,6 +206,15 @@ def _codex(host: Host, root: Path) -> tuple[list[Finding], list[str]]:
         if not state.enabled:
             blockers.append(Finding("codex-hook-disabled", f"enabled = false for {hook.key} in {cfg}", fix))
     notes = [f"Codex must be started inside {root} (any subfolder when it is a git repository; the folder itself otherwise)"]
+    _, entry, _ = mcp_config.read_entry(host, root)
+    if mcp_config.is_our_entry(entry):
+        try:
+            grace = tomltext.get(tomltext.loads(codex.config_path().read_text(encoding="utf-8")), ("mcp_optional_startup_grace_ms",))
+        except (OSError, ValueError):
+            grace = None
+        if grace != 0:
+            notes.append(f"Codex leaves an MCP server out of a turn's tools when it has not started within about 1 s, and paqad-ai mcp "
+                         f"may take longer; add `mcp_optional_startup_grace_ms = 0` to {codex.config_path()} to make Codex wait for it")
     return blockers, notes
 
 

@@ -41,12 +41,14 @@ def hook_command(host: Host) -> str:
 
 
 def mcp_launch() -> tuple[str, list[str]]:
-    """``(command, args)`` of the MCP server entry: ``sh -c '... exec paqad-ai mcp'``.
+    """``(command, args)`` of the MCP server entry: ``sh -c '... exec paqad-ai mcp --text-only'``.
 
     No ``--project-root``: hosts start MCP servers in the project folder, and ``paqad-ai mcp``
-    takes the nearest ancestor holding ``.paqad/`` or ``.git``.
+    takes the nearest ancestor holding ``.paqad/`` or ``.git``. ``--text-only``: the hosts hand
+    the tool's answer to a model, and some (Claude Code, Codex) show it the structured content
+    instead of the Markdown when both are there.
     """
-    return "sh", ["-c", f"{FIND_PROGRAM} exec {PROGRAM} mcp"]
+    return "sh", ["-c", f"{FIND_PROGRAM} exec {PROGRAM} mcp --text-only"]
 
 
 def installation_program() -> list[str]:

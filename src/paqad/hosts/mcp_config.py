@@ -27,11 +27,17 @@ from paqad.hosts.jsonfile import atomic_write, dump_json, read_json, write_if_ch
 from paqad.hosts.launcher import mcp_launch
 
 
+# Codex starts MCP servers with a short list of environment variables; these carry our settings.
+CODEX_ENV_VARS = ["PAQAD_HOME", "PAQAD_MODEL_MIRROR", "HF_HUB_OFFLINE"]
+
+
 def entry_for(host: Host) -> dict[str, Any]:
     command, args = mcp_launch()
     entry: dict[str, Any] = {"command": command, "args": args}
     if host.name == "gemini":
         entry["trust"] = True
+    if host.name == "codex":
+        entry["env_vars"] = CODEX_ENV_VARS
     return entry
 
 

@@ -317,54 +317,54 @@ class _StrictServer(MCPServer):
             raise
 
 
-def _result(markdown: str, data: Any) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=markdown)], structured_content=data.model_dump(mode="json"))
+def build_server(paths: ProjectPaths, settings: Settings | None = None, *, structured: bool = True) -> tuple[MCPServer, CodeSearch]:
+    """The MCP server with its tools registered, and the :class:`CodeSearch` behind them.
 
-
-def build_server(paths: ProjectPaths, settings: Settings | None = None) -> tuple[MCPServer, CodeSearch]:
-    """The MCP server with its tools registered, and the :class:`CodeSearch` behind them."""
+    ``structured``: each answer carries ``structured_content`` (and each tool an output schema)
+    next to the Markdown text. Without it the answer is the Markdown alone: the entries
+    ``hooks install --mcp`` writes use that (``paqad-ai mcp --text-only``), because Claude Code
+    2.1 and Codex 0.171 show the model the structured content (as JSON) instead of the text
+    when both are present.
+    """
     engine = CodeSearch(paths, settings)
     server = _StrictServer(SERVER_NAME, instructions=SERVER_INSTRUCTIONS, version=__version__)
 
-    def run(call: Any) -> Any:
+    def answer(call: Any, markdown: Any) -> CallToolResult:
         try:
-            return call()
+            data = call()
         except (PaqadError, ValueError) as exc:
             raise ToolError(str(exc)) from None
+        return CallToolResult(content=[TextContent(type="text", text=markdown(data))],
+                              structured_content=data.model_dump(mode="json") if structured else None)
 
-    @server.tool(annotations=ToolAnnotations(title="Search code", **READ_ONLY))
     def search_code(
         query: Annotated[str, Field(description='what you are looking for, in words or identifiers ("where are retries configured")')],
         top_k: Annotated[int, Field(description="how many passages to return, 1 to 50")] = 5,
         path_prefix: Prefix = None,
         include: Globs = None,
         exclude: Globs = None,
-    ) -> Annotated[CallToolResult, SearchOutput]:
+    ) -> CallToolResult:
         """Search this project's code and docs by meaning and keywords (embeddings + BM25 + ranking).
 
         Syncs changed files first. Each passage comes with path:Lstart-end, its symbol, and a calibrated
         confidence (or the cosine similarity, labelled as such). Passages are hints: read the live file.
         """
-        out = run(lambda: engine.search(query, top_k, path_prefix, include, exclude))
-        return _result(fmt.search_markdown(out), out)
+        return answer(lambda: engine.search(query, top_k, path_prefix, include, exclude), fmt.search_markdown)
 
-    @server.tool(annotations=ToolAnnotations(title="Find a symbol's definition", **READ_ONLY))
     def find_symbol(
         name: Annotated[str, Field(description='an identifier, bare or qualified: "TileCache", "TileCache.get", "parse_args"')],
         top_k: Annotated[int, Field(description="most definitions to return, 1 to 50")] = 20,
         path_prefix: Prefix = None,
         include: Globs = None,
         exclude: Globs = None,
-    ) -> Annotated[CallToolResult, SymbolOutput]:
+    ) -> CallToolResult:
         """Where an identifier is defined (class, function, method, ...), from the index's symbol table.
 
         Exact name first (a qualified name must match its tail); case-insensitive matches only when
         there is no exact one. Each definition comes with path:Lstart-end and its code.
         """
-        out = run(lambda: engine.find_symbol(name, top_k, path_prefix, include, exclude))
-        return _result(fmt.symbol_markdown(out), out)
+        return answer(lambda: engine.find_symbol(name, top_k, path_prefix, include, exclude), fmt.symbol_markdown)
 
-    @server.tool(annotations=ToolAnnotations(title="Grep the indexed files", **READ_ONLY))
     def grep_code(
         pattern: Annotated[str, Field(description="the exact text to find, or a Python regular expression with regex=true")],
         regex: Annotated[bool, Field(description="treat pattern as a regular expression")] = False,
@@ -373,30 +373,37 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None) -> tuple
         include: Globs = None,
         exclude: Globs = None,
         max_results: Annotated[int, Field(description="most matching lines to return, 1 to 500")] = 50,
-    ) -> Annotated[CallToolResult, GrepOutput]:
+    ) -> CallToolResult:
         """Exact text or regex search, line by line, over the live files this project's index covers.
 
         Returns path, line number and the line for each match (no ranking: files in path order).
         """
-        out = run(lambda: engine.grep(pattern, regex, case_sensitive, path_prefix, include, exclude, max_results))
-        return _result(fmt.grep_markdown(out), out)
+        return answer(lambda: engine.grep(pattern, regex, case_sensitive, path_prefix, include, exclude, max_results),
+                      fmt.grep_markdown)
 
-    @server.tool(annotations=ToolAnnotations(title="Index status", **READ_ONLY))
     def index_status() -> dict[str, Any]:
         """State of this project's search index: present, valid (and why not), provider and model, files,
         chunks, languages, size in bytes, when built and last refreshed, and whether semantic search is
         available (else searches are keyword-only)."""
-        return run(engine.status)
+        try:
+            return engine.status()
+        except PaqadError as exc:
+            raise ToolError(str(exc)) from None
 
+    for fn, output, title in ((search_code, SearchOutput, "Search code"), (find_symbol, SymbolOutput, "Find a symbol's definition"),
+                              (grep_code, GrepOutput, "Grep the indexed files"), (index_status, None, "Index status")):
+        if output is not None:
+            fn.__annotations__["return"] = Annotated[CallToolResult, output] if structured else CallToolResult
+        server.add_tool(fn, annotations=ToolAnnotations(title=title, **READ_ONLY))
     return server, engine
 
 
-def serve(paths: ProjectPaths) -> None:
+def serve(paths: ProjectPaths, *, structured: bool = True) -> None:
     """Run the MCP server on stdio until the client closes the connection."""
     import logging
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every rejected call at INFO on stderr
-    server, engine = build_server(paths)
+    server, engine = build_server(paths, structured=structured)
     try:
         server.run("stdio")
     finally:
