@@ -163,6 +163,10 @@ def test_codex_not_trusted_then_trusted_then_modified_then_disabled(project: Pat
     assert text.startswith('# my settings\nmodel = "o4"\n')  # the user's lines kept
     assert text.endswith(f'\n[hooks.state."{hook.key}"]\ntrusted_hash = "{hook.hash}"\n')
     assert report(HOSTS["codex"], project).will_run
+    hooks_json = (project / ".codex" / "hooks.json").read_bytes()
+    assert main(["hooks", "install", "--host", "codex", "--project-root", str(project)]) == 0  # nothing changed:
+    assert (project / ".codex" / "hooks.json").read_bytes() == hooks_json and _codex_hook(project) == hook  # same bytes, same hash
+    assert report(HOSTS["codex"], project).will_run
     assert main(["hooks", "trust", "--host", "codex", "--yes", "--project-root", str(project)]) == 0
     assert capsys.readouterr().out.endswith("already trusts " + str(project) + " and approves the hook\n")
     assert config.read_text(encoding="utf-8") == text
