@@ -208,14 +208,18 @@ def test_fresh_results_after_an_edit_without_any_other_command(tmp_path: Path, p
             "    y = math.sin(math.radians(lon2 - lon1)) * math.cos(math.radians(lat2))\n"
             "    return math.degrees(math.atan2(y, 1.0)) % 360\n", encoding="utf-8")
         (root / "src" / "geo" / "cache.py").unlink()
-        after = await session.call_tool("search_code", {"query": "initial compass bearing between two points", "top_k": 3})
+        query = {"query": "initial compass bearing between two points", "top_k": 3}
+        after = await session.call_tool("search_code", query)
+        if _ok(after)["index"].startswith("sync of changed files still running"):  # a loaded machine: over 2 s
+            await anyio.sleep(5)
+            after = await session.call_tool("search_code", query)
         grep = await session.call_tool("grep_code", {"pattern": "TileCache"})
         return before, after, grep
 
     before, after, grep = anyio.run(_session, root, steps)
     assert _ok(before)["results"] == []
     data = _ok(after)
-    assert data["index"].startswith("synced 1 changed, 1 removed")
+    assert data["index"].startswith(("synced 1 changed, 1 removed", "index up to date"))
     assert data["results"][0]["path"] == "src/geo/bearing.py" and data["results"][0]["symbol"] == "bearing"
     assert {m["path"] for m in _ok(grep)["matches"]} == {"docs/usage.md"}  # the deleted file is gone
 
@@ -308,7 +312,8 @@ def test_the_mcp_entries_hooks_install_writes_start_the_server(tmp_path: Path, p
     result = anyio.run(lambda: _session(root, steps, env=env, command=shutil.which(entry["command"]) or entry["command"], args=entry["args"]))
     # --text-only: the Markdown alone (hosts such as Claude Code show the model the structured content when there is one).
     assert result.is_error is False and result.structured_content is None
-    assert result.content[0].text.startswith("1 result for 'tile cache'.") and "### src/geo/cache.py:L1-9 · TileCache · cosine " in result.content[0].text
+    text = result.content[0].text
+    assert text.startswith("1 result for 'tile cache'.") and "### src/geo/cache.py:L1-9 · TileCache · " in text
 
 
 def test_confine_path_prefix() -> None:
