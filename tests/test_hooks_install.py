@@ -320,6 +320,15 @@ def test_claude_and_claude_local_together_warn_and_share_one_command(git_repo, c
     assert subprocess.run(["git", "check-ignore", "-q", ".claude/settings.local.json"], cwd=root).returncode == 0
 
 
+def test_a_project_in_a_subfolder_of_the_repository_gets_the_right_ignore_line(git_repo) -> None:
+    repo = git_repo({"app/README.md": "# app\n", "lib/README.md": "# lib\n"})
+    root = repo / "app"
+    report = install_host(HOSTS["claude-local"], root, BUDGET_MS)
+    assert report.notes == (f".claude/settings.local.json: added to {repo / '.git' / 'info' / 'exclude'} (this clone's own ignore file)",)
+    assert "/app/.claude/settings.local.json\n" in (repo / ".git" / "info" / "exclude").read_text(encoding="utf-8")
+    assert subprocess.run(["git", "check-ignore", "-q", "app/.claude/settings.local.json"], cwd=repo).returncode == 0
+
+
 def test_a_tracked_personal_file_is_reported_not_ignored(git_repo) -> None:
     root = git_repo({".claude/settings.local.json": "{}\n"})
     report = install_host(HOSTS["claude-local"], root, BUDGET_MS)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from paqad.errors import PaqadError
-from paqad.hosts import HOSTS, Host
+from paqad.hosts import Host
 from paqad.hosts import mcp_config
 from paqad.hosts.jsonfile import atomic_write, dump_json, read_json, write_if_changed
 from paqad.hosts.launcher import hook_command, is_our_command, write_launcher
@@ -268,13 +268,15 @@ def ensure_git_ignored(project_root: Path, rel: str) -> str:
         return f"{rel}: already git-ignored"
     exclude = Path(check.stdout.strip())
     if not exclude.is_absolute():
-        exclude = project_root / exclude
+        exclude = (project_root / exclude).resolve()
+    prefix_out = _git(project_root, "rev-parse", "--show-prefix")  # the project may be a subfolder of the repository
+    in_repo = (prefix_out.stdout.strip() if prefix_out is not None and prefix_out.returncode == 0 else "") + rel
     try:
         existing = exclude.read_text(encoding="utf-8")
     except FileNotFoundError:
         existing = ""
     prefix = existing if not existing or existing.endswith("\n") else existing + "\n"
-    atomic_write(exclude, prefix + f"# paqad-ai: personal settings (hooks install --host claude-local)\n/{rel}\n")
+    atomic_write(exclude, prefix + f"# paqad-ai: personal settings (hooks install --host claude-local)\n/{in_repo}\n")
     return f"{rel}: added to {exclude} (this clone's own ignore file)"
 
 
@@ -307,7 +309,7 @@ def install_host(host: Host, project_root: Path, budget_ms: int, *, mcp: bool = 
     if mcp:
         if host.mcp_path is None:
             notes.append("Claude Code keeps personal MCP servers in ~/.claude.json, which paqad-ai does not edit; "
-                         "run `claude mcp add --scope local paqad -- paqad-ai mcp`, or use --host claude --mcp (.mcp.json)")
+                         "run `claude mcp add --scope local paqad -- paqad-ai mcp --text-only`, or use --host claude --mcp (.mcp.json)")
         else:
             changes.append(Change("mcp", *mcp_config.install_entry(host, project_root)))
     changes.append(Change("launcher", *write_launcher()))
@@ -338,6 +340,3 @@ def installed_commands(host: Host, project_root: Path) -> tuple[str, ...]:
         return ()
     return tuple(h[host.command_key] for h in our_handlers(host, doc.data))
 
-
-def all_hosts() -> list[Host]:
-    return list(HOSTS.values())
