@@ -98,12 +98,31 @@ def paqad_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("paqad-home")
 
 
+# Variables by which the host CLIs (and our checks of them) find their user-level files, or that
+# change whether they run hooks: never inherited by a test.
+HOST_ENV = (
+    "CODEX_HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
+    "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE",
+    "GEMINI_PROJECT_DIR", "COPILOT_HOME", "COPILOT_ALLOW_ALL", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS",
+)
+
+
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, paqad_home: Path) -> None:
-    """Point the product at the mirror and a temp home; drop any PAQAD_* or API keys the caller has."""
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, paqad_home: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Point the product at the mirror and a temp home; drop any PAQAD_* or API keys the caller has.
+
+    ``HOME`` is a fresh empty folder for every test, so nothing reads or writes the real ``~``
+    (host settings, trust files, the hook launcher); system-wide host files are pointed away too.
+    """
     for name in list(os.environ):
-        if name.startswith("PAQAD_") or name in ("OPENAI_API_KEY", "VOYAGE_API_KEY", "OPENAI_BASE_URL", "VOYAGE_BASE_URL"):
+        if name.startswith("PAQAD_") or name in ("OPENAI_API_KEY", "VOYAGE_API_KEY", "OPENAI_BASE_URL", "VOYAGE_BASE_URL", *HOST_ENV):
             monkeypatch.delenv(name, raising=False)
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(home / "system-gemini-settings.json"))
+    from paqad.hosts import checks
+
+    monkeypatch.setattr(checks, "CLAUDE_MANAGED_DIR", home / "managed-claude-code")
     monkeypatch.setenv("PAQAD_HOME", str(paqad_home))
     monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -72,6 +72,8 @@ def payload(host: str, root: Path, prompt: str = PROMPT, cwd: Path | None = None
     if host == "codex":
         return {"session_id": "019d036d", "turn_id": "019d036d-c7fa", "transcript_path": None, "cwd": where,
                 "hook_event_name": "UserPromptSubmit", "model": "gpt-5-codex", "permission_mode": "default", "prompt": prompt}
+    if host == "copilot":  # Copilot CLI 1.0.102, event userPromptSubmitted (camelCase fields)
+        return {"sessionId": "a2141d32", "timestamp": 1796118340901, "cwd": where, "prompt": prompt}
     if host == "cursor":
         return {"conversation_id": "conv-123", "generation_id": "gen-456", "model": "gpt-5", "hook_event_name": "beforeSubmitPrompt",
                 "cursor_version": "1.7.0", "workspace_roots": [where], "user_email": None, "prompt": prompt, "attachments": []}
@@ -94,7 +96,7 @@ def run_hook(host: str, stdin: bytes, *, root: Path | None = None, env: dict | N
 
 
 def nothing_for(host: str) -> bytes:
-    return {"claude": b"", "claude-local": b"", "codex": b"", "gemini": b"{}\n", "cursor": b'{"continue": true}\n'}[host]
+    return {"claude": b"", "claude-local": b"", "codex": b"", "copilot": b"", "gemini": b"{}\n", "cursor": b'{"continue": true}\n'}[host]
 
 
 def hook_log(paths: ProjectPaths) -> str:
@@ -142,6 +144,7 @@ def test_parse_each_hosts_documented_input(tmp_path: Path) -> None:
         assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (PROMPT, tmp_path, False)
     assert parse_hook_input(json.dumps(payload("claude", tmp_path))).session_id == "abc123"
     assert parse_hook_input(json.dumps(payload("cursor", tmp_path))).session_id == "conv-123"
+    assert parse_hook_input(json.dumps(payload("copilot", tmp_path))).session_id == "a2141d32"
 
 
 @pytest.mark.parametrize("raw", [b"", b"not json{", b"[1, 2]", b"\xff\xfe\x00", b'"just a string"', b"{" * 5000])
@@ -155,6 +158,20 @@ def test_parse_ignores_fields_of_the_wrong_type() -> None:
     assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (None, None, False)
 
 
+def test_gemini_gets_a_line_on_how_to_read_its_escaped_angle_brackets() -> None:
+    section = "## Retrieved context\n\n```python\nif a < b and c > d:\n```\n"
+    context = json.loads(render_output(HOSTS["gemini"], section))["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith(section.rstrip("\n")) and "&lt; and &gt;" in context
+    note = context[len(section):]
+    assert "<" not in note and ">" not in note  # survives Gemini's escaping as written
+    plain = "## Retrieved context\n\nno angle brackets here\n"
+    assert json.loads(render_output(HOSTS["gemini"], plain))["hookSpecificOutput"]["additionalContext"] == plain
+    # No escaping in the other hosts: the section as it is.
+    for name in ("claude", "codex"):
+        assert json.loads(render_output(HOSTS[name], section))["hookSpecificOutput"]["additionalContext"] == section
+    assert json.loads(render_output(HOSTS["copilot"], section))["additionalContext"] == section
+
+
 def test_render_each_hosts_documented_output() -> None:
     section = "## Retrieved context\n\nQuery: this prompt\n"
     for name in ("claude", "codex"):
@@ -165,6 +182,9 @@ def test_render_each_hosts_documented_output() -> None:
         "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": section}
     }
     assert render_output(HOSTS["gemini"], None) == "{}"  # Gemini: stdout must always be JSON
+    # Copilot CLI reads a top-level additionalContext (its Claude-shaped output adds nothing).
+    assert json.loads(render_output(HOSTS["copilot"], section)) == {"additionalContext": section}
+    assert render_output(HOSTS["copilot"], None) == ""
     assert json.loads(render_output(HOSTS["cursor"], section)) == {"continue": True}  # cannot add context
     assert json.loads(render_output(HOSTS["cursor"], None)) == {"continue": True}
 
@@ -172,7 +192,7 @@ def test_render_each_hosts_documented_output() -> None:
 # --- end to end, as the host runs it -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("host", ["claude", "gemini", "codex"])
+@pytest.mark.parametrize("host", ["claude", "gemini", "codex", "copilot"])
 def test_answers_this_prompt_within_budget(host: str, indexed: Path, expected_section: str) -> None:
     paths = ProjectPaths(indexed)
     since = time.time()
@@ -187,7 +207,10 @@ def test_answers_this_prompt_within_budget(host: str, indexed: Path, expected_se
     assert elapsed < 5.0, f"{elapsed:.2f}s"
     assert proc.stderr == b""
     out = json.loads(proc.stdout)
-    assert out == {"hookSpecificOutput": {"hookEventName": HOSTS[host].event, "additionalContext": expected_section}}
+    if host == "copilot":
+        assert out == {"additionalContext": expected_section}
+    else:
+        assert out == {"hookSpecificOutput": {"hookEventName": HOSTS[host].event, "additionalContext": expected_section}}
     record = json.loads(paths.last_prompt.read_text(encoding="utf-8"))
     assert (record["prompt"], record["host"]) == (PROMPT, host)
     wait_for_refresh(paths, since)

@@ -39,6 +39,10 @@ MAX_STDIN_BYTES = 4 * 1024 * 1024  # a prompt plus metadata; more is not a hook 
 LOG_NAME = "hook.log"
 # Project folder the host exports to its hooks (Claude Code and Gemini CLI hook docs).
 PROJECT_DIR_ENV = {"claude": "CLAUDE_PROJECT_DIR", "claude-local": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR"}
+# Gemini CLI (0.61) turns every < and > of a hook's additionalContext into &lt; and &gt; before
+# the model sees it; this line carries no angle bracket itself, so it reaches the model as written.
+GEMINI_ESCAPE_NOTE = ("(Gemini CLI shows the less-than and greater-than signs in this section as &lt; and &gt;: "
+                      "read them as those signs; the files themselves hold the plain characters.)")
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ def parse_hook_input(raw: bytes | str) -> HookInput:
     """Read the fields we need from any host's payload; never raises.
 
     ``prompt`` comes from ``"prompt"``; the start folder from ``"cwd"`` (Claude Code, Gemini
-    CLI, Codex) or ``"workspace_roots"[0]`` (Cursor).
+    CLI, Codex, Copilot CLI) or ``"workspace_roots"[0]`` (Cursor).
     """
     try:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
@@ -96,7 +100,7 @@ def parse_hook_input(raw: bytes | str) -> HookInput:
     roots = data.get("workspace_roots")
     if not (isinstance(start, str) and start) and isinstance(roots, list) and roots and isinstance(roots[0], str):
         start = roots[0]
-    session = data.get("session_id") or data.get("conversation_id")
+    session = data.get("session_id") or data.get("conversation_id") or data.get("sessionId")  # Copilot CLI: camelCase
     return HookInput(
         prompt=prompt if isinstance(prompt, str) else None,
         start_dir=Path(start) if isinstance(start, str) and start else None,
@@ -110,11 +114,18 @@ def render_output(host: Host, section: str | None) -> str:
 
     Claude Code / Codex: ``{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
     "additionalContext": section}}``, or no output. Gemini CLI: the same with ``"BeforeAgent"``,
-    or ``{}`` (its stdout must always be JSON). Cursor: ``{"continue": true}`` always.
+    or ``{}`` (its stdout must be JSON); Gemini HTML-escapes ``<`` and ``>`` in the context, so a
+    section holding them gets a line (without them) saying how to read them. Copilot CLI:
+    top-level ``{"additionalContext": section}`` (the Claude shape adds nothing there), or no
+    output. Cursor: ``{"continue": true}`` always.
     """
     if host.name == "cursor":
         return json.dumps({"continue": True})
     if section and host.adds_context:
+        if host.name == "copilot":
+            return json.dumps({"additionalContext": section}, ensure_ascii=False)
+        if host.name == "gemini" and ("<" in section or ">" in section):
+            section = section.rstrip("\n") + "\n\n" + GEMINI_ESCAPE_NOTE + "\n"
         return json.dumps({"hookSpecificOutput": {"hookEventName": host.event, "additionalContext": section}}, ensure_ascii=False)
     return "{}" if host.name == "gemini" else ""
 

@@ -1,0 +1,145 @@
+"""Reading and rewriting the hosts' JSON files without disturbing what is not ours.
+
+:func:`read_json` remembers the file's indentation and final newline; :func:`dump_json` writes
+it back the same way (key order kept, non-ASCII kept as is), so a file in the usual layout
+changes only where we change it and rewriting unchanged data gives the same bytes.
+:func:`atomic_write` replaces a file in one step (temp file + ``os.replace``), keeping its mode.
+:func:`load_jsonc` reads the host files that allow comments (Gemini's and Copilot's) for checks
+only; we never rewrite those with comments in them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from paqad.errors import PaqadError
+
+
+@dataclass(frozen=True)
+class JsonFile:
+    """A JSON object file as read: ``data``, its layout, and the original ``text`` (``None``
+    when the file did not exist)."""
+
+    data: dict[str, Any]
+    indent: str
+    trailing_newline: bool
+    text: str | None
+
+
+_INDENT_RE = re.compile(r"\{[ \t]*\r?\n([ \t]+)\S")  # the top-level object's first member
+
+
+def read_json(path: Path) -> JsonFile:
+    """The JSON object in ``path`` (``{}`` when missing or blank); raises ``PaqadError`` naming
+    the file when it cannot be read or is not a JSON object."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return JsonFile({}, "  ", True, None)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PaqadError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
+    if not text.strip():
+        return JsonFile({}, "  ", True, text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PaqadError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
+    if not isinstance(data, dict):
+        raise PaqadError(f"{path}: expected a JSON object at the top level; fix it and retry")
+    match = _INDENT_RE.match(text.lstrip())
+    indent = match.group(1) if match else "  "
+    return JsonFile(data, indent, text.endswith("\n"), text)
+
+
+def dump_json(data: dict[str, Any], indent: str = "  ", trailing_newline: bool = True) -> str:
+    out = json.dumps(data, indent=indent, ensure_ascii=False)
+    return out + "\n" if trailing_newline else out
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one step, keeping the file's mode (new files: 0644)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = None
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, mode if mode is not None else 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Write ``text`` unless the file already holds exactly it; returns whether it wrote."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    atomic_write(path, text)
+    return True
+
+
+def strip_json_comments(text: str) -> str:
+    """``text`` without ``//`` and ``/* */`` comments outside strings (JSONC, as Gemini CLI and
+    Copilot CLI read their files), trailing commas left as they are."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    in_string = False
+    while i < n:
+        ch = text[i]
+        if in_string:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if ch == '"':
+                in_string = False
+            i += 1
+        elif ch == '"':
+            in_string = True
+            out.append(ch)
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def load_jsonc(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """``(object, None)`` for a readable JSON(C) object file, ``(None, None)`` when it does not
+    exist, ``(None, problem)`` when it cannot be read or parsed (the problem names the file)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"{path}: cannot read ({exc})"
+    if not text.strip():
+        return {}, None
+    try:
+        data = json.loads(strip_json_comments(text))
+    except json.JSONDecodeError as exc:
+        return None, f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})"
+    if not isinstance(data, dict):
+        return None, f"{path}: expected a JSON object at the top level"
+    return data, None
