@@ -121,16 +121,18 @@ def report(label: str, rows, calibration) -> dict:
         by_case.setdefault(r[0], []).append((r[2], float(p), r[4]))
     confident_cases = relief_cases = nothing_cases = 0
     confident_hits = confident_total = relief_hits = relief_total = relief_case_right = 0
+    from paqad.search.floor import percent
+
     for items in by_case.values():
         items.sort()
-        conf = [i for i in items if round(i[1] * 100) >= round(THRESHOLD * 100)]
+        conf = [i for i in items if percent(i[1]) >= percent(THRESHOLD)]
         if conf:
             confident_cases += 1
             delivered = conf[:5]
             confident_total += len(delivered)
             confident_hits += sum(1 for i in delivered if i[2])
             continue
-        relief = [i for i in items if round(i[1] * 100) >= round(RELIEF * 100)][:2]
+        relief = [i for i in items if percent(i[1]) >= percent(RELIEF)][:2]
         if relief:
             relief_cases += 1
             relief_total += len(relief)
