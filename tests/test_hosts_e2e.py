@@ -459,6 +459,11 @@ def test_the_mcp_answer_reaches_the_model_as_compact_markdown(host: str, clis: d
     with FakeModelServer(tool_call=call) as server:
         if host == "claude":
             proc = claude(server, project, "--allowedTools", "mcp__paqad__search_code")
+            if proc.returncode == 0 and not tool_results(server):
+                # Claude Code -p leaves out an MCP server still starting when the first turn goes
+                # out (seen on a loaded machine): the second run finds it started from cold again,
+                # so this is one more chance at the same race, not a different check.
+                proc = claude(server, project, "--allowedTools", "mcp__paqad__search_code")
         elif host == "codex":
             codex_config(server, wait_for_mcp=True)
             paqad("hooks", "trust", "--host", "codex", "--yes", root=project)
