@@ -235,6 +235,7 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         if idx["build_running"]:
             lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
         lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
+        lines.append(f"  confidence calibration: {data['calibration'] or 'none shipped (the cosine stands in)'}")
         lines.append(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
         lines.append(f"  languages: {langs}")
         if idx["rejected"]:
