@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from paqad import store as store_mod
 from paqad.config import KEYS, Settings, load_settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, PaqadError
+from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
 from paqad.index.chunking import CHUNKER_VERSION
 from paqad.project import ProjectPaths
 
@@ -47,7 +47,8 @@ def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str 
         have = meta.get(key, "")
         if have != want:
             reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
-    if fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
+    # A changed model or precision changes the fingerprint too: say only what the user changed.
+    if not reasons and fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
         reasons.append(f"embedding model files or runtime changed ({meta['fingerprint']} -> {fingerprint})")
     return reasons
 
@@ -57,8 +58,10 @@ class IndexState:
     """The index on disk judged against the settings (no model loaded).
 
     ``reasons`` says why it is not ``valid`` (or that it is missing / unreadable); counts are 0
-    and recorded values None when there is no readable index. ``size_bytes`` is everything
-    under ``.paqad/vectors/``. Times are ISO-8601 UTC strings.
+    and recorded values None when there is no readable index. ``embedded`` counts the chunks
+    that have a vector: below ``chunks`` while embedding still runs (or was interrupted), when
+    only keyword search covers the rest. ``size_bytes`` is everything under ``.paqad/vectors/``.
+    Times are ISO-8601 UTC strings.
     """
 
     present: bool
@@ -71,12 +74,18 @@ class IndexState:
     schema_version: str | None = None
     files: int = 0
     chunks: int = 0
+    embedded: int = 0
     languages: dict[str, int] = field(default_factory=dict)
     cached_embeddings: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
     size_bytes: int = 0
     built_at: str | None = None
     refreshed_at: str | None = None
+
+    @property
+    def coverage(self) -> float:
+        """Share of the chunks that have a vector (1.0 for an empty or complete index)."""
+        return self.embedded / self.chunks if self.chunks else 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,6 +99,8 @@ class IndexState:
             "schema_version": self.schema_version,
             "files": self.files,
             "chunks": self.chunks,
+            "embedded_chunks": self.embedded,
+            "semantic_coverage": round(self.coverage, 4),
             "languages": dict(self.languages),
             "cached_embeddings": self.cached_embeddings,
             "rejected": dict(self.rejected),
@@ -105,6 +116,8 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         meta, counts = store_mod.read_summary(paths)
     except IndexMissingError:
         return IndexState(False, False, (NO_INDEX_MESSAGE,))
+    except IndexStaleError as exc:  # an older schema: any sync upgrades it in place
+        return IndexState(True, False, exc.reasons, size_bytes=store_mod.index_size_bytes(paths))
     except PaqadError as exc:
         return IndexState(True, False, (f"index unreadable: {exc}",), size_bytes=store_mod.index_size_bytes(paths))
     reasons = stale_reasons(meta, settings)
@@ -119,6 +132,7 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         schema_version=meta.get("schema_version"),
         files=int(counts.get("files", 0)),
         chunks=int(counts.get("chunks", 0)),
+        embedded=int(counts.get("embedded", 0)),
         languages=dict(counts.get("languages", {})),
         cached_embeddings=int(counts.get("cached_embeddings", 0)),
         rejected=json.loads(meta.get("rejected") or "{}"),

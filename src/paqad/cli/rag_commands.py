@@ -63,6 +63,10 @@ class BuildProgress:
         if stage == "cached":
             self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
             return
+        if stage == "searchable":
+            more = "; embedding continues" if done < total else ""
+            self.progress.console.print(f"keyword search ready: {total:,} chunks ({done:,} with vectors){more}")
+            return
         if stage not in self.tasks:
             if stage == "embed" and total == 0:
                 return
@@ -71,6 +75,27 @@ class BuildProgress:
         elapsed = time.perf_counter() - self.started[stage]
         rate = f"{done / elapsed:.0f}/s" if stage == "embed" and elapsed > 0 and done else ""
         self.progress.update(self.tasks[stage], completed=done, total=total or 1, rate=rate)
+
+
+def build_progress(enabled: bool = True, *, chatty: bool = True):
+    """Progress on stderr: rich's bars on a terminal, else a plain line every few seconds
+    (:class:`paqad.cli.progress.PlainProgress`), so no long build is silent in a log or pipe."""
+    if enabled and not sys.stderr.isatty():
+        from paqad.cli.progress import PlainProgress
+
+        return PlainProgress(chatty=chatty)
+    return BuildProgress(enabled=enabled)
+
+
+def _interrupted(paths: ProjectPaths) -> None:
+    """After Ctrl-C in a build: say what is usable and how embedding continues (then exit 130)."""
+    from paqad.status import index_state
+
+    state = index_state(paths, load_settings(paths))
+    if state.present and state.chunks:
+        click.echo(f"interrupted: the index is searchable by keywords; {state.embedded:,} of {state.chunks:,} chunks "
+                   f"have vectors ({int(state.coverage * 100)}%); the next `paqad-ai rag refresh-context` (each prompt "
+                   "starts one) or `paqad-ai rag init` continues embedding", err=True)
 
 
 def _load_embedder(paths: ProjectPaths, settings):
@@ -83,8 +108,12 @@ def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, em
     from paqad.build import sync
 
     embedder = embedder or _load_embedder(paths, settings)
-    with BuildProgress(enabled=not quiet) as progress:
-        report = sync(paths, settings, embedder, full=full, progress=progress)
+    with build_progress(enabled=not quiet) as progress:
+        try:
+            report = sync(paths, settings, embedder, full=full, progress=progress)
+        except KeyboardInterrupt:
+            _interrupted(paths)
+            raise
     return report
 
 
@@ -122,12 +151,16 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     load_settings(paths)  # a bad setting is reported before anything else
     click.echo(f"Project root: {paths.root}", err=True)
     interactive = sys.stdin.isatty()
-    with BuildProgress() as progress:
-        result = init_project(
-            paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
-            confirm_upload=_confirm_upload if interactive and not yes else None,
-            notify=lambda line: click.echo(line, err=True), progress=progress,
-        )
+    with build_progress() as progress:
+        try:
+            result = init_project(
+                paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
+                confirm_upload=_confirm_upload if interactive and not yes else None,
+                notify=lambda line: click.echo(line, err=True), progress=progress,
+            )
+        except KeyboardInterrupt:
+            _interrupted(paths)
+            raise
     settings = result.settings
     click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {result.report.summary()}")
 
@@ -240,6 +273,10 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         stdout.print(f"Index: {state}")
         stdout.print(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
         stdout.print(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
+        if idx["semantic_coverage"] < 1:
+            stdout.print(f"  semantic coverage: {int(idx['semantic_coverage'] * 100)}% ({idx['embedded_chunks']:,} of "
+                         f"{idx['chunks']:,} chunks have vectors; the rest match by keywords only until embedding "
+                         "finishes: `paqad-ai rag refresh-context` continues it)")
         stdout.print(f"  languages: {langs}")
         if idx["rejected"]:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
@@ -312,10 +349,18 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         raise IndexMissingError()
     embedder = _load_embedder(paths, settings)
     if not no_sync:
-        sync(paths, settings, embedder, blocking=False)
+        # Edited files only: a stale index is refused (IndexStaleError names `rag rebuild`), an
+        # unfinished embedding is left to refresh/init, and a slow sync prints plain progress.
+        from paqad.cli.progress import PlainProgress
+
+        sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False, progress=PlainProgress(chatty=False))
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
-    results = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder).results
+    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder)
+    results = response.results
+    if response.coverage < 1.0:
+        click.echo(f"note: semantic coverage partial: {int(response.coverage * 100)}% of the chunks have vectors so far; "
+                   "the rest match by keywords only (score 0)", err=True)
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     rows = [
         {
@@ -323,12 +368,13 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
             "symbol": r.symbol, "score": round(r.score, 4), "fused_rank": r.fused_rank,
             "dense_rank": r.dense_rank, "lexical_rank": r.lexical_rank,
             "above_floor": r.score >= floor, "above_relief": r.score >= relief,
-            "gap_to_floor": round(r.score - floor, 4),
+            "gap_to_floor": round(r.score - floor, 4), "semantic": r.semantic,
         }
         for r in results
     ]
     if as_json:
-        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "results": rows}, indent=2))
+        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief,
+                               "semantic_coverage": round(response.coverage, 4), "results": rows}, indent=2))
         return
     if not sys.stdout.isatty():
         if rows:

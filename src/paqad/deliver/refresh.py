@@ -1,9 +1,11 @@
 """The background refresh behind every prompt (DESIGN §10) and the hook's in-budget answer.
 
 ``refresh_context``: sync changed files, choose the query, search, apply the floor, write the
-``## Retrieved context`` section, check base drift. It never raises for an expected problem:
-it returns a one-line reason instead, and logs failures under ``.paqad/logs/``; the previous
-section is left as it was when anything fails.
+``## Retrieved context`` section, check base drift, then continue an unfinished embedding (an
+interrupted ``init``) in the background. It never raises for an expected problem: it returns a
+one-line reason instead, and logs failures under ``.paqad/logs/``; the previous section is left
+as it was when anything fails. It never rebuilds a whole index: a stale one (settings changed)
+is searched by keywords and the summary names ``paqad-ai rag rebuild``.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from paqad.config import Settings, load_settings
-from paqad.errors import NO_INDEX_MESSAGE, PaqadError
+from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths, index_exists
-from paqad.build import IndexReport, sync
+from paqad.build import IndexReport, embed_backlog, sync
 from paqad.deliver.query import choose_query, read_last_prompt
 from paqad.deliver.render import render_section
 from paqad.deliver.session_file import write_section
@@ -39,6 +41,7 @@ class RefreshOutcome:
     form: str | None = None
     passages: int = 0
     seconds: float = 0.0
+    backlog: bool = False  # chunks are left without vectors: embedding continues after the refresh
 
 
 def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
@@ -57,10 +60,10 @@ def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
 
 
 @contextmanager
-def _refresh_lock(paths: ProjectPaths) -> Iterator[bool]:
-    """Non-blocking lock so that prompts in a row do not stack refreshes."""
+def _refresh_lock(paths: ProjectPaths, name: str = "refresh.lock") -> Iterator[bool]:
+    """Non-blocking lock so that prompts in a row do not stack refreshes (or backlog embedders)."""
     paths.state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(paths.state_dir / "refresh.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(paths.state_dir / name, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -107,30 +110,57 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None) -> Re
             if _prompt_stamp(paths) == stamp:
                 break
     record_last_refresh(paths, outcome.summary, outcome.seconds)
+    if outcome.backlog:
+        _continue_embedding(paths, settings)
     return outcome
+
+
+def _continue_embedding(paths: ProjectPaths, settings: Settings) -> None:
+    """Embed the chunks an interrupted build left without vectors, after the section is written.
+
+    One background embedder at a time (``state/embed.lock``); it lets go of the writer lock
+    between batches, so the next prompts' refreshes still sync edited files.
+    """
+    with _refresh_lock(paths, "embed.lock") as held:
+        if not held:
+            return
+        embedder = get_embedder_or_none(paths, settings)
+        if embedder is None:
+            return
+        try:
+            embed_backlog(paths, settings, embedder)
+        except Exception as exc:  # noqa: BLE001 - the next refresh tries again
+            log_failure(paths, "refresh", exc)
 
 
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
     embedder = get_embedder_or_none(paths, settings)
     sync_note = "model unavailable, index not synced (see .paqad/logs/refresh.log)"
     report: IndexReport | None = None
+    degraded = None
+    search_with = embedder
     if embedder is not None:
         try:
-            report = sync(paths, settings, embedder, blocking=False)
+            report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False)
+        except IndexStaleError as exc:  # never a whole rebuild on the side: keyword search, say what to run
+            log_failure(paths, "refresh", exc)
+            sync_note = f"{exc}; not synced"
+            search_with, degraded = None, f"{exc}; keyword search only"
         except Exception as exc:  # noqa: BLE001 - keep the previous index and section
             log_failure(paths, "refresh", exc)
             return RefreshOutcome(f"sync failed, previous index and section kept: {exc}", seconds=time.perf_counter() - started)
-        sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
+        else:
+            sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
     try:
         query = choose_query(paths, settings)
         if query is None:
             write_section(paths.session_context, None)
             _check_drift(paths, settings)
             return RefreshOutcome(f"{sync_note}; no prompt and no changed files: section left out", wrote=True,
-                                  seconds=time.perf_counter() - started)
-        results = search(paths, settings, query.text, embedder=embedder).results
-        outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-        write_section(paths.session_context, render_section(outcome, query.label))
+                                  seconds=time.perf_counter() - started, backlog=bool(report and report.pending))
+        response = search(paths, settings, query.text, embedder=search_with, degraded=degraded)
+        outcome = apply_floor(response.results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+        write_section(paths.session_context, render_section(outcome, query.label, response.degraded, response.coverage))
         _check_drift(paths, settings)
     except Exception as exc:  # noqa: BLE001
         log_failure(paths, "refresh", exc)
@@ -139,6 +169,7 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
     return RefreshOutcome(
         f"{sync_note}; query from {query.source}; {outcome.form}: {len(outcome.results)} result(s) in {seconds:.2f}s",
         wrote=True, form=outcome.form, passages=len(outcome.results), seconds=seconds,
+        backlog=bool(report and report.pending),
     )
 
 
@@ -164,8 +195,8 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     embedder = get_embedder_or_none(paths, settings)
     if time.monotonic() > deadline:
         return None
-    results = search(paths, settings, prompt, embedder=embedder).results
+    response = search(paths, settings, prompt, embedder=embedder)
     if time.monotonic() > deadline:
         return None
-    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-    return render_section(outcome, "Query: this prompt")
+    outcome = apply_floor(response.results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+    return render_section(outcome, "Query: this prompt", response.degraded, response.coverage)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from paqad.config import MAX_PASSAGE_CHARS, MAX_PASSAGES, MAX_POINTERS
-from paqad.search.floor import CONFIDENT, LOW_CONFIDENCE, FloorOutcome
+from paqad.search.floor import CONFIDENT, KEYWORD, LOW_CONFIDENCE, FloorOutcome
 from paqad.search.results import SearchResult
 
 SECTION_HEADING = "## Retrieved context"
@@ -27,18 +27,23 @@ _BACKTICK_RUN = re.compile(r"`+")
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def render_section(outcome: FloorOutcome, query_label: str) -> str:
+def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None = None, coverage: float = 1.0) -> str:
     """Markdown for the whole section, starting with ``## Retrieved context`` and ending in ``\\n``.
 
     ``query_label`` says what was searched for, e.g. ``last prompt (recorded 2026-11-30 07:40
     UTC)`` or ``changed files (3)`` (a label that already starts with ``Query:`` is used as is).
     Forms: up to 5 confident results as passages (each at most 1,200 characters); more than 5
     as up to 12 ``path:Lstart-end`` pointers with a one-line hint; 1-2 low-confidence passages;
+    1-2 keyword matches (no cosine: the dense side was left out, ``degraded`` says why);
     or one line saying nothing passed the floor, with the best match %. Match % is
-    ``round(score * 100)``.
+    ``round(score * 100)``. ``coverage`` below 1 (the share of chunks embedded so far) adds a
+    line saying semantic coverage is partial.
     """
     label = query_label.strip()
     lines = [SECTION_HEADING, "", label if label.startswith("Query:") else f"Query: {label}"]
+    if coverage < 1.0:
+        lines.append(f"Semantic coverage partial: {_percent_floor(coverage)} of the index embedded so far; "
+                     "the rest matches by keywords only.")
     floor = _percent(outcome.threshold)
     results = outcome.results
     if outcome.form == CONFIDENT and len(results) > MAX_PASSAGES:
@@ -64,6 +69,13 @@ def render_section(outcome: FloorOutcome, query_label: str) -> str:
         lines.append(NOTE)
         for r in results:
             lines += ["", *_passage(r, low_confidence=True)]
+    elif outcome.form == KEYWORD:
+        why = (degraded or "no semantic score for these chunks yet").rstrip(".")
+        best = "the best match follows" if len(results) == 1 else f"the best {len(results)} follow"
+        lines.append(f"Keyword matches only ({why}); {best} and may be unrelated.")
+        lines.append(NOTE)
+        for r in results:
+            lines += ["", *_passage(r, low_confidence=True)]
     else:
         if outcome.best_score is None:
             lines.append("Nothing above the confidence floor (no matches in the index).")
@@ -75,6 +87,11 @@ def render_section(outcome: FloorOutcome, query_label: str) -> str:
 
 def _match(score: float) -> str:
     return f"{round(score * 100)}%"
+
+
+def _percent_floor(value: float) -> str:
+    # 0.996 -> "99%": a coverage short of complete never reads as 100%.
+    return f"{int(value * 100)}%"
 
 
 def _percent(value: float) -> str:
@@ -126,7 +143,7 @@ def _passage(result: SearchResult, low_confidence: bool) -> list[str]:
     heading = f"### {result.path}:L{start}-{end}"
     if result.symbol:
         heading += f" · {result.symbol}"
-    heading += f" · match {_match(result.score)}"
+    heading += f" · match {_match(result.score)}" if result.semantic else " · keyword match"
     if low_confidence:
         heading += " · low confidence"
     body = _passage_body(lines, start, end)
@@ -149,7 +166,7 @@ def _pointer(result: SearchResult) -> str:
     line = f"- `{result.location}`"
     if result.symbol:
         line += f" {result.symbol}"
-    line += f" · {_match(result.score)}"
+    line += f" · {_match(result.score)}" if result.semantic else " · keyword match"
     hint = _hint(result.text)
     if hint:
         line += f" — {hint}"

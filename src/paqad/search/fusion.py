@@ -10,7 +10,7 @@ import numpy as np
 from paqad import store as store_mod
 from paqad.config import RRF_K
 from paqad.embed.base import Embedder
-from paqad.search.dense import cosines_of, start_dense
+from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.lexical import lexical_ranking
 from paqad.search.results import SearchResult
 from paqad.search.signals import DEFAULT_SIGNALS, apply_signals
@@ -20,11 +20,13 @@ POOL_SIZE = 100  # candidates taken from each ranker before fusion
 
 @dataclass(frozen=True)
 class RankedLists:
-    """The two rankings before fusion (chunk ids, best first) and every candidate's cosine."""
+    """The two rankings before fusion (chunk ids, best first) and every candidate's cosine (only
+    chunks that have a vector); ``dense_missing`` says why the dense side was left out, if it was."""
 
     dense: list[int]
     lexical: list[int]
     cosine: dict[int, float]
+    dense_missing: str | None = None
 
 
 def reciprocal_rank_fusion(rankings: Iterable[list[int]], k: int = RRF_K) -> dict[int, float]:
@@ -47,35 +49,22 @@ def rank_candidates(
     pool: int = POOL_SIZE,
     path_prefix: str | None = None,
     query_vector: np.ndarray | None = None,
+    deadline: float | None = None,
 ) -> RankedLists:
     """Dense and lexical rankings of the whole index (optionally under ``path_prefix``).
 
     The prefix filter is applied before the top-``pool`` cut of each ranker, never after.
-    ``embedder`` None (model unavailable) gives an empty dense ranking and no cosines. The dense
-    side (query embedding and matrix product) overlaps the BM25 query in a second thread.
+    ``embedder`` None (model unavailable) gives an empty dense ranking and no cosines. The query
+    embedding overlaps the BM25 query in a second thread. ``deadline`` (``time.monotonic()``):
+    the dense side is left out when it is not ready by then (:func:`~paqad.search.dense.finish_dense`).
     """
     allowed = store.prefix_ids(path_prefix.strip("/")) if path_prefix else None
-    dense: list[int] = []
-    cosine: dict[int, float] = {}
-    ids = np.empty(0, dtype=np.int64)
-    dense_job = None
+    job = None
     if embedder is not None:
-        ids, mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
-        if allowed is not None:
-            keep = np.isin(ids, allowed)
-            ids, mat = ids[keep], np.asarray(mat[keep])
-        if len(ids):
-            embed = (lambda: query_vector) if query_vector is not None else (lambda: embedder.embed_query(query))
-            dense_job = start_dense(ids, mat, embed, pool)
-    lexical: list[int] = []
-    try:
-        lexical = lexical_ranking(store, query, pool, None if allowed is None else allowed.tolist())
-    finally:
-        if dense_job is not None:
-            dense, sims = dense_job.result()
-    if dense_job is not None:
-        cosine = cosines_of(ids, sims, set(dense) | set(lexical))
-    return RankedLists(dense, lexical, cosine)
+        job = start_query_vector(embedder, query, query_vector, store.meta().get("fingerprint"))
+    lexical = lexical_ranking(store, query, pool, None if allowed is None else allowed.tolist())
+    side = finish_dense(store, job, pool, allowed, deadline)
+    return RankedLists(side.ranking, lexical, side.cosines(set(side.ranking) | set(lexical)), side.missing)
 
 
 def fuse(
