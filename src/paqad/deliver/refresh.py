@@ -6,6 +6,9 @@ interrupted ``init``) in the background. It never raises for an expected problem
 one-line reason instead, and logs failures under ``.paqad/logs/``; the previous section is left
 as it was when anything fails. It never rebuilds a whole index: a stale one (settings changed)
 is searched by keywords and the summary names ``paqad-ai rag rebuild``.
+
+The hook's in-budget answer, :func:`paqad.deliver.answer.section_for_prompt`, lives in a module of
+its own that imports no more than a keyword search needs (re-exported here).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths, index_exists
 from paqad.build import IndexReport, embed_backlog, sync
+from paqad.deliver.answer import section_for_prompt  # noqa: F401 - the hook's answer lives in a lean module
 from paqad.deliver.query import choose_query, read_last_prompt
 from paqad.deliver.render import render_section
 from paqad.deliver.session_file import write_section
@@ -182,21 +186,3 @@ def _check_drift(paths: ProjectPaths, settings: Settings) -> None:
         check_drift(paths, settings)
     except Exception as exc:  # noqa: BLE001 - drift is best effort and silent offline
         log_failure(paths, "drift", exc)
-
-
-def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float) -> str | None:
-    """The ``## Retrieved context`` section for ``prompt`` from the current index (no sync).
-
-    Returns None when retrieval is off, there is no usable index, or ``deadline`` (a
-    ``time.monotonic()`` value) passes before the answer is ready.
-    """
-    if not settings.rag_enabled or not index_exists(paths) or not prompt.strip():
-        return None
-    embedder = get_embedder_or_none(paths, settings)
-    if time.monotonic() > deadline:
-        return None
-    response = search(paths, settings, prompt, embedder=embedder)
-    if time.monotonic() > deadline:
-        return None
-    outcome = apply_floor(response.results, settings.rag_similarity_threshold, settings.rag_relief_floor)
-    return render_section(outcome, "Query: this prompt", response.degraded, response.coverage)

@@ -70,7 +70,7 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
         for r in results:
             lines += ["", *_passage(r, low_confidence=True)]
     elif outcome.form == KEYWORD:
-        why = (degraded or "no semantic score for these chunks yet").rstrip(".")
+        why = (degraded or "no semantic score for these chunks yet").rstrip(".").removesuffix("; keyword search only")
         best = "the best match follows" if len(results) == 1 else f"the best {len(results)} follow"
         lines.append(f"Keyword matches only ({why}); {best} and may be unrelated.")
         lines.append(NOTE)

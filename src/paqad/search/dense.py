@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from paqad.errors import IndexStaleError, PaqadError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy is imported on the dense side only: keyword search never waits for it
+    import numpy as np
+
     from paqad import store as store_mod
     from paqad.embed.base import Embedder
 
 # The query vector is computed in a second thread while SQLite ranks BM25: both release the GIL.
 _DENSE_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-dense")
 BLOCK_ROWS = 1024  # rows per matrix-vector product: stays in cache and on one BLAS thread
-LATE = "semantic search did not finish within the hook budget; keyword search only"
+LATE = "semantic search did not finish within the hook's budget"
 MAX_WAIT_SECONDS = 3600.0  # a far (or infinite) deadline waits this long at most
 
 
@@ -36,16 +36,13 @@ class DenseSide:
     ``ids`` (n,) sorted ids of the chunks with a vector and ``sims`` (n,) their cosines; empty
     with ``missing`` (one line: why) when the dense side was left out."""
 
-    ranking: list[int]
-    ids: np.ndarray
-    sims: np.ndarray
+    ranking: list[int] = field(default_factory=list)
+    ids: "np.ndarray | None" = None
+    sims: "np.ndarray | None" = None
     missing: str | None = None
 
     def cosines(self, candidates: set[int]) -> dict[int, float]:
-        return cosines_of(self.ids, self.sims, candidates) if len(self.ids) else {}
-
-
-_EMPTY = np.empty(0, dtype=np.int64)
+        return cosines_of(self.ids, self.sims, candidates) if self.ids is not None and len(self.ids) else {}
 
 
 def similarities(vectors: np.ndarray, q: np.ndarray, scales: np.ndarray | None = None) -> np.ndarray:
@@ -55,6 +52,8 @@ def similarities(vectors: np.ndarray, q: np.ndarray, scales: np.ndarray | None =
     Computed :data:`BLOCK_ROWS` rows at a time: int8 blocks are widened to float32 in cache, and
     each product stays below the size at which BLAS starts threads (which spin on a busy CPU).
     """
+    import numpy as np
+
     q = np.asarray(q, dtype=np.float32)
     sims = np.empty(len(vectors), dtype=np.float32)
     for start in range(0, len(vectors), BLOCK_ROWS):
@@ -68,6 +67,8 @@ def similarities(vectors: np.ndarray, q: np.ndarray, scales: np.ndarray | None =
 def dense_ranking(ids: np.ndarray, mat: np.ndarray, q: np.ndarray, pool: int,
                   scales: np.ndarray | None = None) -> tuple[list[int], np.ndarray]:
     """Exact cosine of ``q`` (d,) against ``mat`` (n, d) (see :func:`similarities`); the top ``pool`` ids and all (n,) sims."""
+    import numpy as np
+
     sims = similarities(mat, q, scales)
     top = np.argpartition(-sims, min(pool, len(sims) - 1))[:pool] if len(sims) > pool else np.arange(len(sims))
     top = top[np.argsort(-sims[top], kind="stable")]
@@ -99,29 +100,33 @@ def finish_dense(store: "store_mod.IndexStore", job: Future | None, pool: int, a
     out with ``missing`` saying why; the embedding thread is abandoned, not stopped.
     """
     if job is None:
-        return DenseSide([], _EMPTY, np.empty(0, dtype=np.float32))
+        return DenseSide()
+    if deadline is not None and time.monotonic() >= deadline:
+        return DenseSide(missing=LATE)  # no time left to use it, ready or not
     timeout = None if deadline is None else min(max(0.0, deadline - time.monotonic()), MAX_WAIT_SECONDS)
     try:
         q = job.result(timeout=timeout)
     except FutureTimeout:
-        return DenseSide([], _EMPTY, np.empty(0, dtype=np.float32), LATE)
+        return DenseSide(missing=LATE)
     except IndexStaleError as exc:
         if deadline is None:
             raise
-        return DenseSide([], _EMPTY, np.empty(0, dtype=np.float32), f"{exc.reasons[0]}; keyword search only (run `paqad-ai rag rebuild`)")
+        return DenseSide(missing=f"{exc.reasons[0]}; run `paqad-ai rag rebuild`")
     except Exception as exc:  # noqa: BLE001 - with a deadline the dense side is optional
         if deadline is None:
             raise
-        return DenseSide([], _EMPTY, np.empty(0, dtype=np.float32), f"semantic search unavailable ({exc}); keyword search only")
+        return DenseSide(missing=f"semantic search unavailable ({exc})")
+    import numpy as np
+
     view = store.dense_view()
     if view is None or not len(view.ids):
-        return DenseSide([], _EMPTY, np.empty(0, dtype=np.float32))
+        return DenseSide()
     ids, mat, scales = view.ids, view.vectors, view.scales
     if allowed is not None:
         keep = np.isin(ids, allowed)
         ids, mat, scales = ids[keep], mat[keep], scales[keep]
     if not len(ids):
-        return DenseSide([], _EMPTY, np.empty(0, dtype=np.float32))
+        return DenseSide()
     if len(q) != mat.shape[1]:
         raise PaqadError(f"{store.paths.index_db}: index vectors are {mat.shape[1]}-d, the model gives {len(q)}; run `paqad-ai rag rebuild`")
     ranking, sims = dense_ranking(ids, mat, q, pool, scales)
@@ -130,6 +135,8 @@ def finish_dense(store: "store_mod.IndexStore", job: Future | None, pool: int, a
 
 def cosines_of(ids: np.ndarray, sims: np.ndarray, candidates: set[int]) -> dict[int, float]:
     """Cosine per candidate id: ``ids`` is sorted, so a binary search finds each row."""
+    import numpy as np
+
     wanted = np.array(sorted(candidates), dtype=np.int64)
     rows = np.searchsorted(ids, wanted)
     found = (rows < len(ids)) & (ids[np.minimum(rows, len(ids) - 1)] == wanted)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable
 
 from paqad import store as store_mod
 from paqad.config import RRF_K
@@ -14,6 +12,9 @@ from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.lexical import lexical_ranking
 from paqad.search.results import SearchResult
 from paqad.search.signals import DEFAULT_SIGNALS, apply_signals
+
+if TYPE_CHECKING:  # keyword search does not import numpy (the prompt hook's budget on a busy CPU)
+    import numpy as np
 
 POOL_SIZE = 100  # candidates taken from each ranker before fusion
 

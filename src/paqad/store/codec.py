@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from typing import TYPE_CHECKING
 
-from paqad.index.chunking import Chunk, keyword_text
-from paqad.index.tokens import index_document
+if TYPE_CHECKING:  # imported when tokens are computed (writers), not by searches
+    from paqad.index.chunking import Chunk
 
 TEXT_LEVEL = 6
 
@@ -40,13 +41,18 @@ def key_bytes(text_hash: str) -> bytes:
     return bytes.fromhex(text_hash[: 2 * KEY_BYTES])
 
 
-def fts_tokens(chunk: Chunk) -> str:
+def fts_tokens(chunk: "Chunk") -> str:
     """The token string the chunk's FTS5 row holds (:func:`paqad.index.tokens.index_document`)."""
+    from paqad.index.chunking import keyword_text
+    from paqad.index.tokens import index_document
+
     return index_document(keyword_text(chunk))
 
 
 def fts_tokens_of(path: str, symbol: str | None, signature: str | None, text: str) -> str:
     """:func:`fts_tokens` of a chunk known only by its stored columns (lines and kind do not matter)."""
+    from paqad.index.chunking import Chunk
+
     return fts_tokens(Chunk(path, 1, 1, "", symbol, "block", signature, text))
 
 

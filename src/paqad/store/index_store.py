@@ -21,24 +21,38 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from paqad.errors import IndexCorruptError, IndexMissingError, IndexStaleError, PaqadError
-from paqad.index.chunking import Chunk
-from paqad.index.sync import FileRow
+from paqad.index.rows import FileRow
 from paqad.project import ProjectPaths, index_exists
 from paqad.store import codec, vectors
 from paqad.store.schema import SCHEMA_VERSION, migrate
+
+if TYPE_CHECKING:  # a keyword search imports neither numpy nor the chunker (the prompt hook's budget)
+    import numpy as np
+
+    from paqad.index.chunking import Chunk
 
 MAX_PARAMS = 500  # ids per IN (...) list
 
 
 @dataclass(frozen=True)
-class ChunkRow(Chunk):
-    """A stored chunk: a :class:`~paqad.index.chunking.Chunk` plus its row id in ``chunks``."""
+class ChunkRow:
+    """A stored chunk: the fields of a :class:`~paqad.index.chunking.Chunk` (same names and
+    meaning, so ``dense_text`` and ``keyword_text`` take it) plus its row id in ``chunks``.
 
+    Not a subclass, so reading the index does not import the chunker.
+    """
+
+    path: str
+    start_line: int
+    end_line: int
+    language: str
+    symbol: str | None
+    kind: str
+    signature: str | None
+    text: str
     id: int = 0
 
 
@@ -228,7 +242,7 @@ class IndexStore:
             (row.path, row.size, row.mtime_ns, row.sha256, row.language, row.chunk_count),
         )
 
-    def insert_chunk(self, chunk: Chunk, fts_tokens: str, vec: int | None = None) -> int:
+    def insert_chunk(self, chunk: "Chunk", fts_tokens: str, vec: int | None = None) -> int:
         """Insert ``chunk`` and its FTS5 row; ``vec`` is its row in the vector store (None: not
         embedded yet). Returns the id."""
         cur = self.db.execute(
@@ -285,7 +299,7 @@ class IndexStore:
         return int(self.db.execute("SELECT count(*) FROM chunks WHERE vec IS NULL AND id > ?", (after,)).fetchone()[0])
 
     def commit_vectors(self, model: str, dimension: int,
-                       items: Sequence[tuple[str, np.ndarray | None, Sequence[int]]]) -> int:
+                       items: Sequence[tuple[str, "np.ndarray | None", Sequence[int]]]) -> int:
         """Store vectors and attach them to their chunks, in one transaction of its own.
 
         ``items``: (text hash hex, (dimension,) float32 unit vector or None when the store already
@@ -318,6 +332,8 @@ class IndexStore:
         Loaded in one read snapshot and kept for the next call in this process until the next
         commit. About 20 MB and 30 ms at 50k chunks.
         """
+        import numpy as np
+
         with self._snapshot():
             meta = self.meta()
             model_id = vectors.model_id(self.db, meta.get("fingerprint", ""))
@@ -395,8 +411,10 @@ class IndexStore:
         embedded = self._meta_int("embedded")
         return (chunks if embedded is None else embedded), chunks
 
-    def prefix_ids(self, prefix: str) -> np.ndarray:
+    def prefix_ids(self, prefix: str) -> "np.ndarray":
         """Ids of the chunks of the file ``prefix`` or of the files under folder ``prefix`` (no ``/`` at the ends)."""
+        import numpy as np
+
         rows = self.db.execute(
             "SELECT id FROM chunks WHERE path = ? OR substr(path, 1, ?) = ?", (prefix, len(prefix) + 1, prefix + "/")
         ).fetchall()

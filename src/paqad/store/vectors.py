@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported by the functions that need it: keyword search never does
+    import numpy as np
 
 BLOCK_ROWS = 256  # rows per block: a batch commit rewrites at most one partial block (~100 KB at 384-d)
 MAX_KEYS_PER_QUERY = 500
@@ -29,11 +30,15 @@ MAX_KEYS_PER_QUERY = 500
 
 def record_dtype(dimension: int) -> np.dtype:
     """One stored row: ``v`` (dimension,) int8 and ``s`` float32 (little-endian)."""
+    import numpy as np
+
     return np.dtype([("v", np.int8, (dimension,)), ("s", "<f4")])
 
 
 def quantize(vectors: np.ndarray) -> np.ndarray:
     """``(k, d)`` float32 rows -> ``(k,)`` records of :func:`record_dtype` (see the module docstring)."""
+    import numpy as np
+
     vectors = np.asarray(vectors, dtype=np.float32)
     k, dimension = vectors.shape
     peak = np.abs(vectors).max(axis=1, keepdims=True)
@@ -47,6 +52,8 @@ def quantize(vectors: np.ndarray) -> np.ndarray:
 
 def dequantize(records: np.ndarray) -> np.ndarray:
     """``(k,)`` records -> ``(k, d)`` float32 unit rows."""
+    import numpy as np
+
     return records["v"].astype(np.float32) * records["s"][:, None]
 
 
@@ -65,7 +72,7 @@ def model_dimension(db: sqlite3.Connection, model: int) -> int:
 
 
 def lookup_rows(db: sqlite3.Connection, model: int, keys: Sequence[bytes]) -> dict[bytes, int]:
-    """Row numbers of the keys (32-byte sha256) already stored for ``model``."""
+    """Row numbers of the keys (16 bytes of a sha256) already stored for ``model``."""
     found: dict[bytes, int] = {}
     keys = list(dict.fromkeys(keys))
     for start in range(0, len(keys), MAX_KEYS_PER_QUERY):
@@ -79,8 +86,10 @@ def lookup_rows(db: sqlite3.Connection, model: int, keys: Sequence[bytes]) -> di
 def append_vectors(db: sqlite3.Connection, model: int, items: Iterable[tuple[bytes, np.ndarray]]) -> dict[bytes, int]:
     """Store the vectors whose key ``model`` does not have yet; return the row of every key given.
 
-    ``items``: (32-byte key, (d,) float32 unit vector). Runs inside the caller's transaction.
+    ``items``: (16-byte key, (d,) float32 unit vector). Runs inside the caller's transaction.
     """
+    import numpy as np
+
     items = list(items)
     rows = lookup_rows(db, model, [k for k, _ in items])
     new: dict[bytes, np.ndarray] = {}
@@ -100,6 +109,8 @@ def append_vectors(db: sqlite3.Connection, model: int, items: Iterable[tuple[byt
 
 def append_float32_blobs(db: sqlite3.Connection, model: int, items: Sequence[tuple[bytes, bytes]]) -> None:
     """Schema v1 -> v2: store (key, float32 blob) pairs, in order, 10,000 at a time."""
+    import numpy as np
+
     for start in range(0, len(items), 10_000):
         batch = items[start : start + 10_000]
         append_vectors(db, model, [(key, np.frombuffer(blob, dtype=np.float32)) for key, blob in batch])
@@ -129,6 +140,8 @@ def _append_records(db: sqlite3.Connection, model: int, records: np.ndarray) -> 
 
 def load_records(db: sqlite3.Connection, model: int, dimension: int) -> np.ndarray:
     """Every stored row of ``model`` as ``(rows,)`` records, row ``r`` at index ``r``."""
+    import numpy as np
+
     blobs = [bytes(r[0]) for r in db.execute("SELECT data FROM vector_blocks WHERE model = ? ORDER BY block", (model,))]
     return np.frombuffer(b"".join(blobs), dtype=record_dtype(dimension))
 
