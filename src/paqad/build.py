@@ -230,42 +230,71 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
     """Give the chunks without a vector (ids above ``after``) their vectors: from the store when
     another chunk already has the same text, else from the model, committed batch by batch.
 
-    Reports ``tick("embed", chunks done, chunks pending)``. Stops after about ``max_chunks``
-    chunks when given. Returns the report fields ``embedded``, ``embedded_chunks``, ``embed_seconds``.
+    The next batch is embedded while the previous one is committed (the model's threads never
+    wait for SQLite), and a text already in flight is not embedded again: its chunks join the
+    batch that carries it. Reports ``tick("embed", chunks done, chunks pending)``. Stops after
+    about ``max_chunks`` chunks when given. Returns the report fields ``embedded``,
+    ``embedded_chunks`` and ``embed_seconds``.
     """
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     model, dimension = embedder.fingerprint, embedder.dimension
     total = store.pending_count(after=after)
     if max_chunks is not None:
         total = min(total, max_chunks)
     started = time.perf_counter()
     step = EMBED_BATCH if embedder.provider == "local" else REMOTE_EMBED_BATCH
-    texts_embedded = chunks_done = 0
+    counts = {"texts": 0, "chunks": 0}
     if total:
         tick("embed", 0, total)
-    cursor = after
-    while chunks_done < total:
-        page = store.pending_chunks(min(PENDING_PAGE, total - chunks_done), after=cursor)
-        if not page:
-            break
-        cursor = page[-1].id
-        by_hash: dict[str, tuple[str, list[int]]] = {}
-        for item in page:
-            text = dense_text(item.chunk)
-            by_hash.setdefault(text_hash(text), (text, []))[1].append(item.id)
-        have = store.cached_rows(model, list(by_hash))
-        if have:  # the same text embedded before (another file, an earlier batch): no model call
-            chunks_done += store.commit_vectors(model, dimension, [(h, None, by_hash[h][1]) for h in have])
-            tick("embed", chunks_done, total)
-        todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
-        for start in range(0, len(todo), step):
-            batch = todo[start : start + step]
-            vectors = embedder.embed_documents([text for _, text, _ in batch])
-            if vectors.shape != (len(batch), dimension):
-                raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
-            chunks_done += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
-            texts_embedded += len(batch)
-            tick("embed", chunks_done, total)
-    return {"embedded": texts_embedded, "embedded_chunks": chunks_done, "embed_seconds": time.perf_counter() - started}
+    inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
+    queue: deque[tuple[list[tuple[str, str, list[int]]], Future]] = deque()
+
+    def commit_oldest() -> None:
+        batch, future = queue.popleft()
+        vectors = future.result()
+        if vectors.shape != (len(batch), dimension):
+            raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
+        counts["chunks"] += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
+        counts["texts"] += len(batch)
+        for h, _, _ in batch:
+            inflight.pop(h, None)
+        tick("embed", counts["chunks"], total)
+
+    ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-embed-ahead")
+    try:
+        cursor, fetched = after, 0
+        while fetched < total:
+            page = store.pending_chunks(min(PENDING_PAGE, total - fetched), after=cursor)
+            if not page:
+                break
+            cursor, fetched = page[-1].id, fetched + len(page)
+            by_hash: dict[str, tuple[str, list[int]]] = {}
+            for item in page:
+                text = dense_text(item.chunk)
+                h = text_hash(text)
+                if h in inflight:
+                    inflight[h].append(item.id)  # attached when its batch commits
+                else:
+                    by_hash.setdefault(h, (text, []))[1].append(item.id)
+            have = store.cached_rows(model, list(by_hash))
+            if have:  # the same text embedded before (another file, an earlier batch): no model call
+                counts["chunks"] += store.commit_vectors(model, dimension, [(h, None, by_hash[h][1]) for h in have])
+                tick("embed", counts["chunks"], total)
+            todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
+            for start in range(0, len(todo), step):
+                batch = todo[start : start + step]
+                for h, _, ids in batch:
+                    inflight[h] = ids
+                queue.append((batch, ahead.submit(embedder.embed_documents, [text for _, text, _ in batch])))
+                while len(queue) > 1:
+                    commit_oldest()
+        while queue:
+            commit_oldest()
+    finally:
+        ahead.shutdown(wait=not queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
+    return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "embed_seconds": time.perf_counter() - started}
 
 
 def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *, progress: Progress | None = None,
