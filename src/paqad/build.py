@@ -157,9 +157,11 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
                  started: float) -> IndexReport:
     meta = store.meta()
     reasons = stale_reasons(meta, settings, embedder.fingerprint)
+    if reasons and not (full or allow_rebuild):
+        # A stale index, or one whose first build never committed: building it is `rebuild`'s or
+        # `init`'s job, with progress, never a side effect of a probe or a refresh.
+        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else "paqad-ai rag init")
     if reasons and meta.get("built_at"):
-        if not (full or allow_rebuild):
-            raise IndexStaleError(reasons)
         reason = "; ".join(reasons)
     full = full or bool(reasons)
 
