@@ -1,16 +1,30 @@
 """Wall time of ``paqad-ai hook prompt`` as a host sees it (process start to exit).
 
 Generates a synthetic project of N files (default 5,000: Python modules in packages plus some
-Markdown), builds its index with the local model, then runs the hook R times with a warm index
-and R times with the index missing, and prints p50 / p95 / max and how many answers carried
-the retrieved-context section. Between runs it waits for the background refresh the hook
+Markdown, about 23k chunks), builds its index with the local model, then runs the hook R times
+per scenario and prints p50 / p95 / max, how many answers came over the budget, and what they
+carried: a ``## Retrieved context`` section for *that* prompt, split into hybrid answers
+(passages with a match %), keyword-only answers (the dense side missed the budget) and the
+"nothing above the floor" form. Between runs it waits for the background refresh the hook
 started, so each figure is the hook alone (pass --no-wait to measure under that contention).
+
+Scenarios (``--scenarios``, in the order given):
+  idle         the hook answers in its own process (``PAQAD_RAG_WARM_PROCESS=false``)
+  loaded       the same with ``--load`` CPU-bound processes running (``python -c 'while True: pass'``)
+  warm         a warm per-project process answers (started and warmed up before timing)
+  warm-loaded  the same under load
+  missing      ``.paqad/vectors/`` moved away (index missing)
+
+``--paqad-ai`` runs another installation (e.g. the previous release's venv) on its own copy of
+the project (``--keep`` folders are per installation), so old and new can be measured in one
+run, alternating scenarios.
 
 Building the index of 5,000 files takes minutes on a 2-core machine; use --files for a
 smaller run and --keep DIR to reuse a generated, indexed project.
 
-    python bench/hook_latency.py --files 5000 --runs 20
-    python bench/hook_latency.py --files 1000 --runs 10 --keep /tmp/hookbench
+    python bench/hook_latency.py --files 5000 --runs 40 --keep /tmp/hookbench
+    python bench/hook_latency.py --files 5000 --runs 40 --keep /tmp/hookbench-base \
+        --paqad-ai ../wt-speed-base/.venv/bin/paqad-ai --scenarios idle,loaded
 """
 
 from __future__ import annotations
@@ -27,7 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
-PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
+PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")  # --paqad-ai overrides
 BENCH = Path(__file__).resolve().parent
 # Same defaults as the other benches: the offline mirror next to the repository, a bench-local store.
 os.environ.setdefault("PAQAD_MODEL_MIRROR", str(BENCH.parent.parent / "shared" / "models"))
@@ -111,40 +125,99 @@ def wait_refresh(root: Path, since: float, timeout: float = 300.0) -> None:
     print(f"warning: no refresh finished within {timeout:.0f}s ({lock})", file=sys.stderr)
 
 
-def run_hooks(root: Path, host: str, runs: int, wait: bool) -> tuple[list[float], int]:
+def classify(stdout: bytes) -> str:
+    """What one answer carried: ``hybrid``, ``keyword``, ``nothing`` (the section's nothing form) or ``none``."""
+    text = stdout.decode("utf-8", errors="replace")
+    if "## Retrieved context" not in text:
+        return "none"
+    if "Keyword matches only" in text:
+        return "keyword"
+    if "Nothing above the confidence floor" in text:
+        return "nothing"
+    return "hybrid"
+
+
+def run_hooks(root: Path, host: str, runs: int, wait: bool, env: dict | None = None) -> tuple[list[float], list[str]]:
     times: list[float] = []
-    delivered = 0
+    kinds: list[str] = []
     for i in range(runs):
         payload = {"session_id": "bench", "cwd": str(root), "hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[i % len(PROMPTS)]}
         since = time.time()
         start = time.monotonic()
         proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--host", host, "--project-root", str(root)],
-                              input=json.dumps(payload).encode(), capture_output=True, timeout=120)
+                              input=json.dumps(payload).encode(), capture_output=True, timeout=120, env=env)
         times.append(time.monotonic() - start)
         if proc.returncode != 0:
             print(f"run {i}: exit {proc.returncode}: {proc.stderr.decode(errors='replace')}", file=sys.stderr)
-        if proc.stdout.strip() not in (b"", b"{}", b'{"continue": true}'):
-            delivered += 1
+        kinds.append(classify(proc.stdout))
         if wait:
             wait_refresh(root, since)
-    return times, delivered
+    return times, kinds
 
 
-def report(label: str, times: list[float], delivered: int, budget_ms: int) -> str:
+def report(label: str, times: list[float], kinds: list[str], budget_ms: int) -> str:
     ms = [t * 1000 for t in times]
     over = sum(1 for t in ms if t > budget_ms)
-    return (f"{label:<16} runs={len(ms):<3} p50={percentile(ms, 50):6.0f} ms  p95={percentile(ms, 95):6.0f} ms  "
-            f"max={max(ms):6.0f} ms  mean={statistics.fmean(ms):6.0f} ms  over budget={over}  with context={delivered}")
+    in_time = [k for k, t in zip(kinds, ms) if t <= budget_ms]
+    section = sum(1 for k in in_time if k != "none")
+    return (f"{label:<22} runs={len(ms):<3} p50={percentile(ms, 50):6.0f} ms  p95={percentile(ms, 95):6.0f} ms  "
+            f"max={max(ms):6.0f} ms  over budget={over}  section in time={section}/{len(ms)} "
+            f"(hybrid {in_time.count('hybrid')}, keyword {in_time.count('keyword')}, nothing-form {in_time.count('nothing')})")
+
+
+class Load:
+    """``count`` CPU-bound processes for the duration of a ``with`` block."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.procs: list[subprocess.Popen] = []
+
+    def __enter__(self) -> "Load":
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(self.count)]
+        time.sleep(1.0)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.wait()
+
+
+def warm_env(on: bool) -> dict:
+    return dict(os.environ, PAQAD_RAG_WARM_PROCESS="true" if on else "false")
+
+
+def stop_warm(root: Path) -> None:
+    """Stop the project's warm process, if this installation has one (a no-op for older ones)."""
+    python = Path(PAQAD_AI).parent / "python"
+    subprocess.run([str(python), "-c", "import sys\ntry:\n from paqad.hosts import warm\nexcept ImportError:\n sys.exit(0)\n"
+                    "from paqad.project import ProjectPaths\nwarm.stop(ProjectPaths(__import__('pathlib').Path(sys.argv[1])))",
+                    str(root)], capture_output=True, timeout=60)
+
+
+def start_warm(root: Path, host: str) -> None:
+    """One untimed prompt starts the warm process; wait until it answers."""
+    run_hooks(root, host, 1, wait=True, env=warm_env(True))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (root / ".paqad/state/warm.sock").exists():
+        time.sleep(0.1)
+    run_hooks(root, host, 1, wait=True, env=warm_env(True))  # the model is loaded once it has answered
 
 
 def main(argv: list[str] | None = None) -> int:
+    global PAQAD_AI
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=5000, help="files in the generated project (default 5000)")
     parser.add_argument("--runs", type=int, default=20, help="hook runs per scenario (default 20)")
     parser.add_argument("--host", default="claude", choices=("claude", "gemini", "codex", "cursor"))
     parser.add_argument("--keep", type=Path, default=None, help="generate/index here and keep it (reused when already indexed)")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for the background refresh between runs")
+    parser.add_argument("--scenarios", default="idle,loaded,warm,warm-loaded,missing")
+    parser.add_argument("--load", type=int, default=4, help="CPU-bound processes in the loaded scenarios (default 4)")
+    parser.add_argument("--paqad-ai", default=PAQAD_AI, help="the paqad-ai executable to measure (default: this venv's)")
     args = parser.parse_args(argv)
+    PAQAD_AI = args.paqad_ai
 
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="paqad-hook-bench-"))
     root = workdir / "project"
@@ -166,20 +239,28 @@ def main(argv: list[str] | None = None) -> int:
         status = json.loads(subprocess.run([PAQAD_AI, "rag", "status", "--json", "--project-root", str(root)],
                                            capture_output=True, check=True).stdout)
         idx = status["index"]
-        print(f"index: {idx['files']} files, {idx['chunks']} chunks, {idx['size_bytes'] / 1e6:.1f} MB; "
-              f"budget {budget_ms} ms; host {args.host}; cores {os.cpu_count()}")
+        print(f"{PAQAD_AI}: index {idx['files']} files, {idx['chunks']} chunks, {idx['size_bytes'] / 1e6:.1f} MB; "
+              f"budget {budget_ms} ms; host {args.host}; cores {os.cpu_count()}; load processes {args.load}", flush=True)
 
-        warm, warm_delivered = run_hooks(root, args.host, args.runs, wait=not args.no_wait)
-        print(report("warm index", warm, warm_delivered, budget_ms))
-
-        vectors = root / ".paqad/vectors"
-        hidden = root / ".paqad/vectors-hidden"
-        vectors.rename(hidden)
-        try:
-            missing, missing_delivered = run_hooks(root, args.host, args.runs, wait=not args.no_wait)
-        finally:
-            hidden.rename(vectors)
-        print(report("index missing", missing, missing_delivered, budget_ms))
+        for scenario in args.scenarios.split(","):
+            warm = scenario.startswith("warm")
+            stop_warm(root)
+            if warm:
+                start_warm(root, args.host)
+            if scenario == "missing":
+                vectors, hidden = root / ".paqad/vectors", root / ".paqad/vectors-hidden"
+                vectors.rename(hidden)
+                try:
+                    times, kinds = run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(False))
+                finally:
+                    hidden.rename(vectors)
+            elif scenario.endswith("loaded"):
+                with Load(args.load):
+                    times, kinds = run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(warm))
+            else:
+                times, kinds = run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(warm))
+            print(report(scenario, times, kinds, budget_ms), flush=True)
+        stop_warm(root)
     finally:
         if args.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -1,4 +1,5 @@
-"""Shared fixtures: the offline model mirror, an isolated PAQAD_HOME, real git repositories.
+"""Shared fixtures: the offline model mirror, an isolated PAQAD_HOME, real git repositories, no
+warm process unless a test asks for one.
 
 The tests run the real local model offline from a mirror (``DIR/<repo id>/...``) and assert exact
 values measured with specific model files (``fixtures/model/MANIFEST.json``). The mirror is
@@ -126,6 +127,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, paqad_home: Path, tmp_path_fa
     monkeypatch.setenv("PAQAD_HOME", str(paqad_home))
     monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # No warm process outliving a test (it idles 10 minutes); tests/test_warm.py turns it on and stops it.
+    monkeypatch.setenv("PAQAD_RAG_WARM_PROCESS", "false")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Test")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.com")
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test")

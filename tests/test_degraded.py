@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli as run, write_files
+from paqad.store.codec import unpack_text
 from paqad.project import ProjectPaths
 from paqad.store import open_store
 
@@ -135,7 +136,7 @@ def test_sync_without_the_model_keeps_the_previous_index(project: Path, home: Pa
     assert err.endswith("; the index was not changed\n")
     with open_store(paths, readonly=True) as store:
         assert (store.meta()["refreshed_at"], store.chunk_count()) == before
-        texts = [row[0] for row in store.db.execute("SELECT text FROM chunks WHERE path = 'src/shop/cart.py'")]
+        texts = [unpack_text(row[0]) for row in store.db.execute("SELECT text FROM chunks WHERE path = 'src/shop/cart.py'")]
     assert texts and not any("def clear" in text for text in texts)
 
 

@@ -123,6 +123,19 @@ def test_identity_and_fingerprint(embedded):
     assert fp32.fingerprint == f"{REPO}|onnx/model.onnx|252fb2d95757fee8|{runtime}"
 
 
+def test_vectors_do_not_depend_on_workers_or_batch_mates(embedded):
+    """Concurrent single-thread runs (the default on more than one CPU) give the vectors of one
+    run per text, bit for bit, whatever is embedded next to them and in what order (issue 13)."""
+    texts = [*TEXTS, *(f"def handler_{i}(event):\n    return event.kind == {i}" for i in range(40))]
+    alone = np.stack([LocalEmbedder(REPO, "int8", workers=1).embed_query(t) for t in texts])
+    for workers in (2, 3):
+        together = LocalEmbedder(REPO, "int8", workers=workers).embed_documents(list(reversed(texts)))[::-1]
+        np.testing.assert_array_equal(together, alone)
+    np.testing.assert_array_equal(alone[: len(TEXTS)], embedded["int8"]["single"])
+    cos = _cosines(alone[: len(TEXTS)], EXPECTED)
+    assert np.delete(cos, EMPTY).min() >= 0.99 and cos.min() >= 0.98, cos
+
+
 def test_texts_are_grouped_by_length_without_changing_results(embedded):
     # Tiny batches force many runs and a different grouping; fp32 must not notice.
     small = LocalEmbedder(REPO, "fp32", batch_size=3, max_batch_tokens=64)
@@ -148,14 +161,14 @@ def test_the_optimised_graph_is_saved_once_and_gives_identical_vectors(tmp_path)
 
     folder = model_store.ensure_model("Xenova/all-MiniLM-L6-v2", "int8")
     model_file = folder / "onnx" / "model_quantized.onnx"
-    first = local._session(ort, model_file, 1)
+    first = local._session(ort, model_file)
     saved = list((model_file.parent / ".optimized").glob("model_quantized-ort*.onnx"))
     assert len(saved) == 1
-    second = local._session(ort, model_file, 1)
+    second = local._session(ort, model_file)
     ids = np.array([[101, 7592, 2088, 102]], dtype=np.int64)
     feed = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
     assert np.array_equal(first.run(None, feed)[0], second.run(None, feed)[0])
     saved[0].write_bytes(b"not an onnx file")  # damaged: falls back and rewrites it
-    third = local._session(ort, model_file, 1)
+    third = local._session(ort, model_file)
     assert np.array_equal(first.run(None, feed)[0], third.run(None, feed)[0])
     assert saved[0].stat().st_size > 1_000_000

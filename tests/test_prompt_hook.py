@@ -128,7 +128,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
 @pytest.fixture
 def expected_section(indexed: Path) -> str:
     paths = ProjectPaths(indexed)
-    from paqad.deliver.refresh import section_for_prompt
+    from paqad.deliver.answer import section_for_prompt
 
     section = section_for_prompt(paths, load_settings(paths), PROMPT, math.inf)
     assert section is not None and "src/shop/retry.py:L" in section
@@ -346,3 +346,49 @@ def test_project_dir_variable_wins_over_payload_cwd(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stdout) == (0, b"{}\n")
     assert json.loads((project / ".paqad/context/last-prompt.json").read_text(encoding="utf-8"))["host"] == "gemini"
     assert not (elsewhere / ".paqad").exists()
+
+
+# --- answering under load (issue 13): keyword evidence first --------------------------------------
+
+
+def test_a_dense_side_that_misses_the_deadline_leaves_a_keyword_answer(indexed: Path) -> None:
+    """Deterministic stand-in for a saturated CPU: the deadline has passed when the dense side
+    would be waited for, so the answer is the keyword one, for this prompt, saying so."""
+    from paqad.deliver.answer import section_for_prompt
+    from paqad.search import search
+    from paqad.search.dense import LATE
+
+    paths = ProjectPaths(indexed)
+    settings = load_settings(paths)
+    response = search(paths, settings, PROMPT, embedder=None, degraded=None, deadline=time.monotonic())
+    assert response.results and not any(r.semantic for r in response.results)
+    from paqad.embed.factory import get_embedder
+
+    late = search(paths, settings, PROMPT, embedder=get_embedder(settings, paths), deadline=time.monotonic())
+    assert late.degraded == f"{LATE}; keyword search only" and late.results[0].path == "src/shop/retry.py" and not late.results[0].semantic
+    section = section_for_prompt(paths, settings, PROMPT, time.monotonic())
+    assert section.startswith(
+        '## Retrieved context\n\nQuery: this prompt "how are failed calls retried with exponential backoff?"\n'
+        "Search degraded: semantic search did not finish within the hook's budget; keyword search only.\n"
+        "1 match at or above the 75% confidence floor.\n")
+    assert "### src/shop/retry.py:L1-13 · with_retries · match 88%\n" in section
+
+
+def test_the_keyword_answer_is_sent_when_the_hybrid_one_is_late(indexed: Path) -> None:
+    """In process, with 0.2 s of budget left: whatever the dense side does, the hook answers in
+    time with a section for this prompt (keyword-first)."""
+    started = time.monotonic() - BUDGET_S + 0.2
+    outcome = run_prompt_hook(HOSTS["claude"], json.dumps(payload("claude", indexed)), project_root=indexed,
+                              started=started, spawn=False)
+    took = time.monotonic() - started - (BUDGET_S - 0.2)
+    assert took < 0.25, f"{took:.2f}s"
+    assert outcome.delivered and outcome.source == "process"
+    section = json.loads(outcome.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "src/shop/retry.py:L" in section
+
+
+def test_the_console_script_sends_other_hook_arguments_to_click(tmp_path: Path) -> None:
+    proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--help"], capture_output=True, timeout=60)
+    assert proc.returncode == 0 and b"Usage: paqad-ai hook prompt" in proc.stdout
+    proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--host", "nosuchhost"], capture_output=True, timeout=60)
+    assert proc.returncode == 2 and b"nosuchhost" in proc.stderr

@@ -504,14 +504,15 @@ def test_indexer_resumes_a_failed_remote_build_and_never_sends_secrets(openai_se
     assert openai_server.statuses == [200, 200, 503]
     first_batch, failed_batch = openai_server.requests[1].inputs, openai_server.requests[2].inputs
     assert (len(first_batch), len(failed_batch)) == (64, 36)
-    # The previous index is intact: still one file, one chunk, valid.
+    # Files, chunks and the keyword index were committed before embedding, and the first batch's
+    # vectors with it: the index is valid and searchable, 36 chunks still without a vector.
     state = index_state(paths, settings)
-    assert state.valid and state.chunks == 1
+    assert state.valid and (state.chunks, state.embedded) == (101, 65)
 
     report = indexer.sync(paths, settings, embedder)
     assert openai_server.statuses == [200, 200, 503, 200]
     assert openai_server.requests[3].inputs == failed_batch  # only what was not embedded yet
-    assert (report.embedded, report.cached, report.chunks_total) == (36, 64, 101)
+    assert (report.files_changed, report.embedded, report.chunks_total, report.pending) == (0, 36, 101, 0)
 
     sent = "\n".join(t for seen in openai_server.requests for t in seen.inputs)
     assert "def handler_042(request)" in sent and "def core_entry()" in sent

@@ -82,9 +82,10 @@ def test_every_result_carries_its_cosine(shop):
     results = search(paths, settings, "sum of price times quantity", embedder=embedder).results
     q = embedder.embed_query("sum of price times quantity")
     with open_store(paths, readonly=True) as store:
-        ids, mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
-    cos = dict(zip(ids.tolist(), (mat @ q).tolist()))
+        view = store.dense_view()
+    cos = dict(zip(view.ids.tolist(), ((view.vectors.astype("float32") @ q) * view.scales).tolist()))
     assert [r.score for r in results] == pytest.approx([cos[r.chunk_id] for r in results], abs=1e-6)
+    assert all(r.semantic for r in results)
     assert results[0].path in {"shop/cart.py", "vendor_docs/cart.md"}
     assert [r.fused_rank for r in results] == list(range(1, len(results) + 1))
 

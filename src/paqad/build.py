@@ -1,14 +1,20 @@
-"""Build and incrementally sync the index: discover -> filter -> chunk -> embed -> store.
+"""Build and incrementally sync the index: discover -> filter -> chunk -> store -> embed.
 
 Two library calls that the CLI, the prompt hook's refresh and the MCP server share:
 
 - :func:`sync`: bring the index in line with the files on disk. One algorithm serves ``init``,
   ``rebuild``, ``refresh-context`` and ``probe``: plan (compare the eligible files with the
-  index: size and mtime first, then content hash), chunk only what changed, embed what the
-  cache lacks, apply every change in one transaction. A full build is the same with every file
-  treated as changed. Embeddings are committed to the cache batch by batch *before* the index
-  transaction, so a killed build keeps what it paid for and leaves the previous index usable.
+  index: size and mtime first, then content hash), chunk only what changed, apply the change in
+  one transaction (files, chunks and the keyword index, each new chunk with its vector when the
+  embedding cache has it), then embed what the cache lacks, committing the vectors batch by
+  batch. The index is searchable by keywords from the first commit on (issue 13: seconds after
+  ``init`` starts, not after the last chunk is embedded); a killed or interrupted build keeps
+  every committed batch, and the next sync embeds only what is still missing. A full build is
+  the same with every file treated as changed.
 - :func:`init_project`: check provider and model, write the settings, build, switch retrieval on.
+
+:func:`embed_backlog` continues an unfinished embedding in the background (the refresh after a
+prompt runs it), taking the writer lock one batch at a time so syncs of edited files interleave.
 
 Example::
 
@@ -24,14 +30,12 @@ import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Sequence
-
-import numpy as np
+from typing import Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
-from paqad.errors import PaqadError
-from paqad.index.chunking import Chunk, dense_text, keyword_text
+from paqad.errors import IndexStaleError, PaqadError
+from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
@@ -39,8 +43,9 @@ from paqad.project import ProjectPaths
 from paqad import store as store_mod
 from paqad.store.state import expected_meta, index_state, stale_reasons
 
-EMBED_BATCH = 64  # chunks per local model call and per cache commit
+EMBED_BATCH = 64  # chunks per local model call and per vector commit
 REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips
+PENDING_PAGE = 512  # chunks without a vector read from the index at a time
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,10 @@ class IndexReport:
     """What one build or sync did. Times in seconds.
 
     ``embedded`` counts distinct texts sent to the model (identical chunks are embedded once),
-    ``embedded_chunks`` chunks whose vector was not in the cache, ``cached`` those whose was.
+    ``embedded_chunks`` chunks that got their vector from the model in this sync, ``cached``
+    chunks written with a vector already in the store, ``pending`` chunks of the index still
+    without a vector afterwards (an unfinished embedding: keyword search only for them).
+    ``searchable_seconds`` is when the keyword index was committed (from the start of the sync).
     ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
     ``large_sources`` names the too-large ones that look hand-written, as (path, bytes). ``warning``
     is a line for people when something needs their attention (no file could be indexed).
@@ -65,9 +73,11 @@ class IndexReport:
     embedded: int = 0
     embedded_chunks: int = 0
     cached: int = 0
+    pending: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
     large_sources: tuple[tuple[str, int], ...] = ()
     seconds: float = 0.0
+    searchable_seconds: float = 0.0
     embed_seconds: float = 0.0
     warning: str = ""
 
@@ -77,13 +87,15 @@ class IndexReport:
 
     def summary(self) -> str:
         """One line for people: what was indexed or synced, and how long it took."""
+        left = f"; {self.pending} chunks not embedded yet (keyword search only for them)" if self.pending else ""
         if self.full:
             return (f"indexed {self.files_total} files, {self.chunks_total} chunks "
-                    f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.1f}s")
+                    f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.1f}s{left}")
         if not self.changed:
-            return f"index up to date ({self.files_total} files, {self.chunks_total} chunks)"
+            embedded = f", {self.embedded_chunks} embedded" if self.embedded_chunks else ""
+            return f"index up to date ({self.files_total} files, {self.chunks_total} chunks{embedded}){left}"
         return (f"synced {self.files_changed} changed, {self.files_removed} removed "
-                f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.2f}s")
+                f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.2f}s{left}")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -111,14 +123,24 @@ def sync(
     progress: Progress | None = None,
     blocking: bool = True,
     notify: Callable[[str], None] | None = None,
+    allow_rebuild: bool = True,
+    backlog: bool = True,
 ) -> IndexReport | None:
-    """Bring the index in line with the files on disk (plan, chunk, embed, apply).
+    """Bring the index in line with the files on disk (plan, chunk, apply, embed).
 
     Rebuilds fully when ``full`` is set or the index is stale (schema, chunker, provider, model,
-    precision or model fingerprint changed). Returns None when ``blocking`` is False and another
+    precision or model fingerprint changed); with ``allow_rebuild=False`` a stale index raises
+    :class:`~paqad.errors.IndexStaleError` instead (naming ``paqad-ai rag rebuild``) and nothing
+    changes: commands that must not rebuild a whole index on the side (probe, refresh) use it.
+    ``backlog=False`` embeds only the chunks this sync wrote, leaving an earlier unfinished
+    embedding for :func:`embed_backlog`. Returns None when ``blocking`` is False and another
     writer holds the lock; when ``blocking``, ``notify`` hears that it waits for that writer,
-    and when it got the lock. Raises PaqadError for user-fixable problems (unreadable index that
-    cannot be recreated, embedder failures such as a missing key).
+    and when it got the lock. ``progress(stage, done, total)``: see
+    :data:`paqad.index.sync.Progress`, plus ``"searchable"`` (chunks with a vector, chunks) once
+    the keyword index is committed.
+
+    Raises PaqadError for user-fixable problems (unreadable index that cannot be recreated,
+    embedder failures such as a missing key: what was committed before stays).
     """
     started = time.perf_counter()
     tick = progress or _no_progress
@@ -133,16 +155,21 @@ def sync(
             store = store_mod.recreate_store(paths)
             full, reason = True, "index was unreadable; recreated"
         try:
-            report = _sync_locked(paths, settings, embedder, store, full, reason, tick)
+            report = _sync_locked(paths, settings, embedder, store, full, reason, tick, allow_rebuild, backlog, started)
         finally:
             store.close()
     return dataclasses.replace(report, seconds=time.perf_counter() - started)
 
 
 def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, store: store_mod.IndexStore,
-                 full: bool, reason: str, tick: Progress) -> IndexReport:
+                 full: bool, reason: str, tick: Progress, allow_rebuild: bool, backlog: bool,
+                 started: float) -> IndexReport:
     meta = store.meta()
     reasons = stale_reasons(meta, settings, embedder.fingerprint)
+    if reasons and not (full or allow_rebuild):
+        # A stale index, or one whose first build never committed: building it is `rebuild`'s or
+        # `init`'s job, with progress, never a side effect of a probe or a refresh.
+        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else "paqad-ai rag init")
     if reasons and meta.get("built_at"):
         reason = "; ".join(reasons)
     full = full or bool(reasons)
@@ -160,82 +187,155 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     if files.chunk_errors:
         rejected["index:chunk-error"] = rejected.get("index:chunk-error", 0) + files.chunk_errors
 
-    # 3. embed
-    chunks = [c for _, file_chunks in files.changed for c in file_chunks]
-    vectors, embedding = _embed_missing(store, embedder, chunks, tick)
-
     report = IndexReport(
         full=full, reason=reason, files_total=len(plan.discovery.eligible), files_changed=len(files.changed),
-        files_removed=len(plan.removed), rejected=rejected, large_sources=plan.large_sources, **embedding,
+        files_removed=len(plan.removed), rejected=rejected, large_sources=plan.large_sources,
         warning="" if plan.discovery.eligible else nothing_indexable_note(plan.discovery),
     )
-    if not (files.changed or plan.removed or files.touched or full):
-        return dataclasses.replace(report, chunks_total=store.chunk_count())
+    first_new = None
+    if files.changed or plan.removed or files.touched or full:
+        # 3. apply, in one transaction: the keyword index is searchable from here on
+        now = _now_iso()
+        meta_values: dict[str, object] = {
+            **expected_meta(settings),
+            "dimension": embedder.dimension,
+            "fingerprint": embedder.fingerprint,
+            "refreshed_at": now,
+            "rejected": json.dumps(rejected, sort_keys=True),
+            "large_sources": json.dumps([list(item) for item in plan.large_sources]),
+        }
+        if full:
+            meta_values["built_at"] = now
+        changes = store_mod.ChangeSet(
+            full=full,
+            removed=plan.removed,
+            changed=tuple(
+                (row, tuple(store_mod.ChunkEntry(c, text_hash(dense_text(c)), index_document(keyword_text(c))) for c in file_chunks))
+                for row, file_chunks in files.changed
+            ),
+            touched=files.touched,
+            meta=meta_values,
+            model=embedder.fingerprint,
+            dimension=embedder.dimension,
+        )
+        applied = store.apply(changes)
+        first_new = max(0, applied.first_id - 1) if applied.chunks_written else None
+        cached = applied.chunks_written - (store.pending_count(after=first_new) if first_new is not None else 0)
+        tick("searchable", applied.embedded, applied.chunks_total)
+        if applied.chunks_written:
+            tick("cached", cached, applied.chunks_written)
+        report = dataclasses.replace(report, chunks_written=applied.chunks_written, chunks_removed=applied.chunks_removed,
+                                     chunks_total=applied.chunks_total, cached=cached,
+                                     searchable_seconds=time.perf_counter() - started)
+    else:
+        report = dataclasses.replace(report, chunks_total=store.chunk_count(), searchable_seconds=time.perf_counter() - started)
 
-    # 4. apply, in one transaction
-    now = _now_iso()
-    meta_values: dict[str, object] = {
-        **expected_meta(settings),
-        "dimension": embedder.dimension,
-        "fingerprint": embedder.fingerprint,
-        "refreshed_at": now,
-        "rejected": json.dumps(rejected, sort_keys=True),
-        "large_sources": json.dumps([list(item) for item in plan.large_sources]),
-    }
-    if full:
-        meta_values["built_at"] = now
-    changes = store_mod.ChangeSet(
-        full=full,
-        removed=plan.removed,
-        changed=tuple(
-            (row, tuple(store_mod.ChunkEntry(c, text_hash(dense_text(c)), index_document(keyword_text(c))) for c in file_chunks))
-            for row, file_chunks in files.changed
-        ),
-        touched=files.touched,
-        meta=meta_values,
-    )
-    applied = store.apply(changes, vectors, embedder.dimension)
-    return dataclasses.replace(report, chunks_written=applied.chunks_written, chunks_removed=applied.chunks_removed,
-                               chunks_total=applied.chunks_total)
+    # 4. embed what the store lacks, batch by batch
+    if backlog or first_new is not None:
+        embedding = _embed_pending(store, embedder, tick, after=0 if backlog or first_new is None else first_new)
+        report = dataclasses.replace(report, **embedding)
+    store.reclaim()
+    return dataclasses.replace(report, pending=store.pending_count())
 
 
-def _embed_missing(store: store_mod.IndexStore, embedder: Embedder, chunks: Sequence[Chunk],
-                   tick: Progress) -> tuple[dict[str, np.ndarray], dict[str, float | int]]:
-    """Vectors of every chunk's embedded text by its hash: from the cache, else from the model.
+def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progress, after: int = 0,
+                   max_chunks: int | None = None) -> dict[str, float | int]:
+    """Give the chunks without a vector (ids above ``after``) their vectors: from the store when
+    another chunk already has the same text, else from the model, committed batch by batch.
 
-    Each batch is committed to the cache as it arrives, so a killed build keeps what it paid for.
-    Returns the vectors and the report fields ``embedded``, ``embedded_chunks``, ``cached`` and
-    ``embed_seconds``.
+    The next batch is embedded while the previous one is committed (the model's threads never
+    wait for SQLite), and a text already in flight is not embedded again: its chunks join the
+    batch that carries it. Reports ``tick("embed", chunks done, chunks pending)``. Stops after
+    about ``max_chunks`` chunks when given. Returns the report fields ``embedded``,
+    ``embedded_chunks`` and ``embed_seconds``.
     """
-    texts = [dense_text(c) for c in chunks]
-    hashes = [text_hash(t) for t in texts]
-    model_key = embedder.fingerprint
-    have = store.cached_vectors(model_key, hashes)
-    todo: dict[str, str] = {}
-    for h, t in zip(hashes, texts):
-        if h not in have and h not in todo:
-            todo[h] = t
-    cached = sum(1 for h in hashes if h in have)
-    if chunks:
-        tick("cached", cached, len(chunks))
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    model, dimension = embedder.fingerprint, embedder.dimension
+    total = store.pending_count(after=after)
+    if max_chunks is not None:
+        total = min(total, max_chunks)
     started = time.perf_counter()
-    pending = list(todo.items())
-    tick("embed", 0, len(pending))
     step = EMBED_BATCH if embedder.provider == "local" else REMOTE_EMBED_BATCH
-    embedded = 0
-    for start in range(0, len(pending), step):
-        batch = pending[start : start + step]
-        vectors = embedder.embed_documents([t for _, t in batch])
-        if vectors.shape != (len(batch), embedder.dimension):
-            raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {embedder.dimension})")
-        store.put_vectors_committed(model_key, ((h, v) for (h, _), v in zip(batch, vectors)))
-        for (h, _), v in zip(batch, vectors):
-            have[h] = v
-        embedded += len(batch)
-        tick("embed", embedded, len(pending))
-    fields = {"embedded": embedded, "embedded_chunks": len(chunks) - cached, "cached": cached,
-              "embed_seconds": time.perf_counter() - started}
-    return have, fields
+    counts = {"texts": 0, "chunks": 0}
+    if total:
+        tick("embed", 0, total)
+    inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
+    queue: deque[tuple[list[tuple[str, str, list[int]]], Future]] = deque()
+
+    def commit_oldest() -> None:
+        batch, future = queue.popleft()
+        vectors = future.result()
+        if vectors.shape != (len(batch), dimension):
+            raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
+        counts["chunks"] += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
+        counts["texts"] += len(batch)
+        for h, _, _ in batch:
+            inflight.pop(h, None)
+        tick("embed", counts["chunks"], total)
+
+    ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-embed-ahead")
+    try:
+        cursor, fetched = after, 0
+        while fetched < total:
+            page = store.pending_chunks(min(PENDING_PAGE, total - fetched), after=cursor)
+            if not page:
+                break
+            cursor, fetched = page[-1].id, fetched + len(page)
+            by_hash: dict[str, tuple[str, list[int]]] = {}
+            for item in page:
+                text = dense_text(item.chunk)
+                h = text_hash(text)
+                if h in inflight:
+                    inflight[h].append(item.id)  # attached when its batch commits
+                else:
+                    by_hash.setdefault(h, (text, []))[1].append(item.id)
+            have = store.cached_rows(model, list(by_hash))
+            if have:  # the same text embedded before (another file, an earlier batch): no model call
+                counts["chunks"] += store.commit_vectors(model, dimension, [(h, None, by_hash[h][1]) for h in have])
+                tick("embed", counts["chunks"], total)
+            todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
+            for start in range(0, len(todo), step):
+                batch = todo[start : start + step]
+                for h, _, ids in batch:
+                    inflight[h] = ids
+                queue.append((batch, ahead.submit(embedder.embed_documents, [text for _, text, _ in batch])))
+                while len(queue) > 1:
+                    commit_oldest()
+        while queue:
+            commit_oldest()
+    finally:
+        ahead.shutdown(wait=not queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
+    return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "embed_seconds": time.perf_counter() - started}
+
+
+def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *, progress: Progress | None = None,
+                  batch_chunks: int = PENDING_PAGE) -> int:
+    """Embed the index's chunks that have no vector yet (an interrupted or left ``init``/``rebuild``).
+
+    Takes the writer lock for ``batch_chunks`` chunks at a time and lets go in between, so a sync
+    of edited files never waits long. Stops when nothing is pending, when the index is stale for
+    ``settings`` or ``embedder`` (a rebuild is the user's call), or when it vanishes. Returns the
+    chunks that got a vector.
+    """
+    done = 0
+    tick = progress or _no_progress
+    while True:
+        with store_mod.write_lock(paths, blocking=True):
+            if not paths.index_db.exists():
+                return done
+            store = store_mod.open_store(paths, create=True)
+            try:
+                if stale_reasons(store.meta(), settings, embedder.fingerprint) or not store.pending_count():
+                    return done
+                fields = _embed_pending(store, embedder, tick, max_chunks=batch_chunks)
+                store.reclaim()
+            finally:
+                store.close()
+        if not fields["embedded_chunks"]:
+            return done
+        done += int(fields["embedded_chunks"])
 
 
 def plan_upload(paths: ProjectPaths, settings: Settings) -> tuple[int, int]:

@@ -125,6 +125,7 @@ KEYS: dict[str, Key] = {
         Key("rag_max_file_size", 153600, _int_range(1, 100 * 1024 * 1024), "bytes; larger files are skipped"),
         Key("rag_base_branch", "", _text, "base branch for drift (empty: main, then master)"),
         Key("rag_hook_budget_ms", 1500, _int_range(50, 60000), "the most a prompt hook may take, ms"),
+        Key("rag_warm_process", True, _parse_bool, "keep the model loaded between prompts in a per-project process"),
     )
 }
 
@@ -147,6 +148,7 @@ class Settings:
     rag_max_file_size: int
     rag_base_branch: str
     rag_hook_budget_ms: int
+    rag_warm_process: bool = True
     sources: dict[str, str] = field(default_factory=dict, compare=False)
     unknown: dict[str, str] = field(default_factory=dict, compare=False)
 

@@ -6,9 +6,7 @@ Parsing and printing only; the work is in :mod:`paqad.hosts`.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import time
 from pathlib import Path
 
 import click
@@ -215,28 +213,9 @@ def prompt_cmd(host_name: str, project_root: Path | None) -> None:
     Example:
       echo '{"prompt": "where is auth?", "cwd": "."}' | paqad-ai hook prompt --host claude
     """
-    from paqad.hosts.prompt_hook import process_age_seconds, read_stdin, run_prompt_hook
+    from paqad.cli.hook_prompt import run
 
-    started = time.monotonic() - process_age_seconds()
-    host = get_host(host_name)
-    root = project_root.resolve() if project_root is not None and project_root.is_dir() else None
-    # stdin gets at most half the default budget; hosts write it at once and close the pipe.
-    raw = read_stdin(started + 0.75)
-    outcome = run_prompt_hook(host, raw, project_root=root, started=started)
-    if outcome.stdout:
-        # Hosts read UTF-8 JSON whatever the locale: write bytes, not text in the console's encoding.
-        data = (outcome.stdout + "\n").encode("utf-8", "surrogateescape")
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is not None:
-            sys.stdout.flush()
-            buffer.write(data)
-        else:
-            sys.stdout.write(data.decode("utf-8", "replace"))
-    sys.stdout.flush()
-    if outcome.worker is not None:
-        # The search thread may sit inside native code; do not wait for it at interpreter exit.
-        sys.stderr.flush()
-        os._exit(0)
+    run(host_name, project_root)  # the console script usually gets here without click (cli/entry.py)
 
 
 @click.command("mcp")

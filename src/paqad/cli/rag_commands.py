@@ -58,6 +58,10 @@ class BuildProgress:
         if stage == "cached":
             self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
             return
+        if stage == "searchable":
+            more = "; embedding continues" if done < total else ""
+            self.progress.console.print(f"keyword search ready: {total:,} chunks ({done:,} with vectors){more}")
+            return
         if stage not in self.tasks:
             if stage == "embed" and total == 0:
                 return
@@ -70,6 +74,27 @@ class BuildProgress:
 
 def _warn(message: str) -> None:
     click.echo(f"paqad-ai: warning: {message}", err=True)
+
+
+def build_progress(enabled: bool = True, *, chatty: bool = True):
+    """Progress on stderr: rich's bars on a terminal, else a plain line every few seconds
+    (:class:`paqad.cli.progress.PlainProgress`), so no long build is silent in a log or pipe."""
+    if enabled and not sys.stderr.isatty():
+        from paqad.cli.progress import PlainProgress
+
+        return PlainProgress(chatty=chatty)
+    return BuildProgress(enabled=enabled)
+
+
+def _interrupted(paths: ProjectPaths) -> None:
+    """After Ctrl-C in a build: say what is usable and how embedding continues (then exit 130)."""
+    from paqad.status import index_state
+
+    state = index_state(paths, load_settings(paths))
+    if state.present and state.chunks:
+        click.echo(f"interrupted: the index is searchable by keywords; {state.embedded:,} of {state.chunks:,} chunks "
+                   f"have vectors ({int(state.coverage * 100)}%); the next `paqad-ai rag refresh-context` (each prompt "
+                   "starts one) or `paqad-ai rag init` continues embedding", err=True)
 
 
 def _note(message: str) -> None:
@@ -85,8 +110,12 @@ def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, em
         embedder = embedder or load_model(settings, paths)
     except ModelMissingError as exc:
         raise ModelMissingError(f"{exc}; the index was not changed") from None
-    with BuildProgress(enabled=not quiet) as progress:
-        report = sync(paths, settings, embedder, full=full, progress=progress, notify=_note)
+    with build_progress(enabled=not quiet) as progress:
+        try:
+            report = sync(paths, settings, embedder, full=full, progress=progress, notify=_note)
+        except KeyboardInterrupt:
+            _interrupted(paths)
+            raise
     return report
 
 
@@ -124,12 +153,16 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     load_settings(paths)  # a bad setting is reported before anything else
     click.echo(f"Project root: {paths.root}", err=True)
     interactive = sys.stdin.isatty()
-    with BuildProgress() as progress:
-        result = init_project(
-            paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
-            confirm_upload=_confirm_upload if interactive and not yes else None,
-            notify=_note, progress=progress,
-        )
+    with build_progress() as progress:
+        try:
+            result = init_project(
+                paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
+                confirm_upload=_confirm_upload if interactive and not yes else None,
+                notify=_note, progress=progress,
+            )
+        except KeyboardInterrupt:
+            _interrupted(paths)
+            raise
     settings = result.settings
     from paqad.index.sync import large_sources_note
 
@@ -237,6 +270,10 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
         lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
         lines.append(f"  confidence calibration: {data['calibration'] or 'none shipped (the cosine stands in)'}")
         lines.append(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
+        if idx["semantic_coverage"] < 1:
+            lines.append(f"  semantic coverage: {int(idx['semantic_coverage'] * 100)}% ({idx['embedded_chunks']:,} of "
+                         f"{idx['chunks']:,} chunks have vectors; the rest match by keywords only until embedding "
+                         "finishes: `paqad-ai rag refresh-context` continues it)")
         lines.append(f"  languages: {langs}")
         if idx["rejected"]:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
@@ -344,11 +381,19 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     if degraded:
         _warn(degraded + ("" if no_sync else "; index not synced (the previous index is kept)"))
     elif not no_sync:
-        sync(paths, settings, embedder, blocking=False)
+        # Edited files only: a stale index is refused (IndexStaleError names `rag rebuild`), an
+        # unfinished embedding is left to refresh/init, and a slow sync prints plain progress.
+        from paqad.cli.progress import PlainProgress
+
+        sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False,
+             progress=PlainProgress(chatty=False))
     require_complete_index(paths)  # a first build still running is not "no results"
     response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
     if response.degraded and not degraded:  # the model failed while embedding the query
         _warn(response.degraded)
+    if response.coverage < 1.0:
+        _note(f"semantic coverage partial: {int(response.coverage * 100)}% of the chunks have vectors so far; "
+              "the rest match by keywords only (no cosine)")
     results = response.results
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     from paqad.search.floor import confidence_of, percent
@@ -363,16 +408,16 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
             "symbol": r.symbol, "confidence": round(confidence, 4), "cosine": round(r.score, 4),
             "score": round(r.score, 4), "fused_rank": r.fused_rank, "dense_rank": r.dense_rank,
             "lexical_rank": r.lexical_rank, "band": band, "above_floor": band == "confident",
-            "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4),
+            "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4), "semantic": r.semantic,
         })
     if as_json:
         click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
-                               "results": rows}, indent=2))
+                               "semantic_coverage": round(response.coverage, 4), "results": rows}, indent=2))
         return
     from paqad.cli.table import aligned, terminal_width
 
     table = [
-        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}",
+        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}" if row["semantic"] else "-",
          f"{row['path']}:{row['start_line']}", f"{row['start_line']}-{row['end_line']}", row["symbol"] or ""]
         for row in rows
     ]

@@ -43,14 +43,18 @@ def deliver(
     degraded: str | None = None,
     store: store_mod.IndexStore | None = None,
     is_prompt: bool = True,
+    deadline: float | None = None,
 ) -> Delivery:
     """The section for ``text`` (a prompt, or a changed-files query when ``is_prompt`` is False),
-    labelled ``label`` after ``Query:``. Raises what :func:`paqad.search.search` raises."""
+    labelled ``label`` after ``Query:``. ``deadline`` (``time.monotonic()``): the dense side
+    joins only if ready by then (:func:`paqad.search.search`). Raises what
+    :func:`paqad.search.search` raises."""
     threshold, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
     intent = classify(text) if is_prompt else Intent(True)
     if not intent.needs_retrieval:
         outcome = FloorOutcome(NOTHING, (), None, threshold, relief)
         return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
-    response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store)
+    response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store, deadline=deadline)
     outcome = apply_floor(response.results, threshold, relief)
-    return Delivery(outcome, render_section(outcome, label, response.degraded), intent, response.degraded)
+    return Delivery(outcome, render_section(outcome, label, response.degraded, coverage=response.coverage), intent,
+                    response.degraded)

@@ -1,9 +1,14 @@
 """The background refresh behind every prompt (DESIGN §10) and the hook's in-budget answer.
 
 ``refresh_context``: sync changed files, choose the query, search, apply the floor, write the
-``## Retrieved context`` section, check base drift. It never raises for an expected problem:
-it returns a one-line reason instead, and logs failures under ``.paqad/logs/``; the previous
-section is left as it was when anything fails.
+``## Retrieved context`` section, check base drift, then continue an unfinished embedding (an
+interrupted ``init``) in the background. It never raises for an expected problem: it returns a
+one-line reason instead, and logs failures under ``.paqad/logs/``; the previous section is left
+as it was when anything fails. It never rebuilds a whole index: a stale one (settings changed)
+is searched by keywords and the summary names ``paqad-ai rag rebuild``.
+
+The hook's in-budget answer, :func:`paqad.deliver.answer.section_for_prompt`, lives in a module of
+its own that imports no more than a keyword search needs (re-exported here).
 """
 
 from __future__ import annotations
@@ -14,15 +19,16 @@ import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator
 
 from paqad import store as store_mod
 from paqad.config import Settings, load_settings
-from paqad.errors import NO_INDEX_MESSAGE, PaqadError
+from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths, index_exists
-from paqad.build import IndexReport, sync
+from paqad.build import IndexReport, embed_backlog, sync
+from paqad.deliver.answer import section_for_prompt  # noqa: F401 - the hook's answer lives in a lean module
 from paqad.deliver.delivery import deliver
-from paqad.deliver.query import choose_query, prompt_words, read_last_prompt
+from paqad.deliver.query import choose_query, read_last_prompt
 from paqad.deliver.session_file import write_section
 from paqad.search import load_embedder
 from paqad.status import record_last_refresh
@@ -39,6 +45,7 @@ class RefreshOutcome:
     form: str | None = None
     passages: int = 0
     seconds: float = 0.0
+    backlog: bool = False  # chunks are left without vectors: embedding continues after the refresh
 
 
 def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
@@ -57,10 +64,10 @@ def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
 
 
 @contextmanager
-def _refresh_lock(paths: ProjectPaths) -> Iterator[bool]:
-    """Non-blocking lock so that prompts in a row do not stack refreshes."""
+def _refresh_lock(paths: ProjectPaths, name: str = "refresh.lock") -> Iterator[bool]:
+    """Non-blocking lock so that prompts in a row do not stack refreshes (or backlog embedders)."""
     paths.state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(paths.state_dir / "refresh.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(paths.state_dir / name, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -106,23 +113,49 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None) -> Re
             if _prompt_stamp(paths) == stamp:
                 break
     record_last_refresh(paths, outcome.summary, outcome.seconds)
+    if outcome.backlog:
+        _continue_embedding(paths, settings)
     return outcome
+
+
+def _continue_embedding(paths: ProjectPaths, settings: Settings) -> None:
+    """Embed the chunks an interrupted build left without vectors, after the section is written.
+
+    One background embedder at a time (``state/embed.lock``); it lets go of the writer lock
+    between batches, so the next prompts' refreshes still sync edited files.
+    """
+    with _refresh_lock(paths, "embed.lock") as held:
+        if not held:
+            return
+        embedder, _ = load_embedder(paths, settings)
+        if embedder is None:
+            return
+        try:
+            embed_backlog(paths, settings, embedder)
+        except Exception as exc:  # noqa: BLE001 - the next refresh tries again
+            log_failure(paths, "refresh", exc)
 
 
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
     embedder, degraded = load_embedder(paths, settings)
     report: IndexReport | None = None
+    search_with = embedder
     if embedder is None:
         # Keyword search on the last committed index; syncing needs the model for new chunks.
         _log_refresh_warning(paths, degraded or "embedding model unavailable")
         sync_note = f"{degraded}; {NOT_SYNCED}"
     else:
         try:
-            report = sync(paths, settings, embedder, blocking=False)
+            report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False)
+        except IndexStaleError as exc:  # never a whole rebuild on the side: keyword search, say what to run
+            log_failure(paths, "refresh", exc)
+            sync_note = f"{exc}; not synced"
+            search_with, degraded = None, f"{exc}; keyword search only"
         except Exception as exc:  # noqa: BLE001 - keep the previous index and section
             log_failure(paths, "refresh", exc)
             return RefreshOutcome(f"sync failed, previous index and section kept: {exc}", seconds=time.perf_counter() - started)
-        sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
+        else:
+            sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
     try:
         if (report.chunks_total if report is not None else _chunks_in_index(paths)) == 0:
             write_section(paths.session_context, None)  # nothing to find: no section rather than noise
@@ -135,10 +168,10 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
             _check_drift(paths, settings)
             return RefreshOutcome(f"{sync_note}; nothing to search for (no prompt recorded, no uncommitted or branch "
                                   "changes in git): section left out", wrote=True,
-                                  seconds=time.perf_counter() - started)
-        delivery = deliver(paths, settings, query.text, query.label, embedder=embedder, degraded=degraded,
+                                  seconds=time.perf_counter() - started, backlog=bool(report and report.pending))
+        delivery = deliver(paths, settings, query.text, query.label, embedder=search_with, degraded=degraded,
                            is_prompt=query.source == "prompt")
-        if delivery.degraded and embedder is not None:  # the model failed while embedding the query
+        if delivery.degraded and search_with is not None:  # the model failed while embedding the query
             _log_refresh_warning(paths, delivery.degraded)
             sync_note = f"{sync_note}; {delivery.degraded}"
         outcome = delivery.outcome
@@ -151,6 +184,7 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
     return RefreshOutcome(
         f"{sync_note}; query from {query.source}; {outcome.form}: {len(outcome.results)} result(s) in {seconds:.2f}s",
         wrote=True, form=outcome.form, passages=len(outcome.results), seconds=seconds,
+        backlog=bool(report and report.pending),
     )
 
 
@@ -168,29 +202,3 @@ def _check_drift(paths: ProjectPaths, settings: Settings) -> None:
         check_drift(paths, settings)
     except Exception as exc:  # noqa: BLE001 - drift is best effort and silent offline
         log_failure(paths, "drift", exc)
-
-
-def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float,
-                       warn: Callable[[str], None] | None = None) -> str | None:
-    """The ``## Retrieved context`` section for ``prompt`` from the current index (no sync).
-
-    Returns None when retrieval is off, there is no usable index, or ``deadline`` (a
-    ``time.monotonic()`` value) passes before the answer is ready. Never fetches the model:
-    without it the search is keyword-only, the section says so, and ``warn`` (default: the
-    refresh log) gets the reason once.
-    """
-    if not settings.rag_enabled or not index_exists(paths) or not prompt.strip():
-        return None
-    with store_mod.open_store(paths, readonly=True) as store:
-        if store.chunk_count() == 0:  # nothing indexable: no section rather than a "no matches" one
-            return None
-        embedder, degraded = load_embedder(paths, settings, fetch=False)
-        if time.monotonic() > deadline:
-            return None
-        delivery = deliver(paths, settings, prompt, f"this prompt {prompt_words(prompt)}", embedder=embedder,
-                           degraded=degraded, store=store)
-    if delivery.degraded:
-        (warn or (lambda why: _log_refresh_warning(paths, why)))(delivery.degraded)
-    if time.monotonic() > deadline:
-        return None
-    return delivery.section

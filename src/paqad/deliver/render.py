@@ -27,7 +27,8 @@ _BACKTICK_RUN = re.compile(r"`+")
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None = None, *, skipped: str = "") -> str:
+def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None = None, *, skipped: str = "",
+                   coverage: float = 1.0) -> str:
     """Markdown for the whole section, starting with ``## Retrieved context`` and ending in ``\\n``.
 
     ``query_label`` says what was searched for, e.g. ``last prompt (recorded 2026-11-30 07:40
@@ -39,12 +40,16 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
     value the floor compared; a passage below the floor says "low confidence". ``skipped``
     (the reason a prompt needs no retrieval, e.g. ``session command``) gives a one-line nothing
     form. ``degraded`` (the search ran without the embedding model: why) adds a
-    ``Search degraded: ...`` line under the query line.
+    ``Search degraded: ...`` line under the query line; ``coverage`` below 1 (the share of
+    chunks embedded so far) a line saying semantic coverage is partial.
     """
     label = query_label.strip()
     lines = [SECTION_HEADING, "", label if label.startswith("Query:") else f"Query: {label}"]
     if degraded:
         lines.append(f"Search degraded: {degraded.rstrip('.')}.")
+    if coverage < 1.0:
+        lines.append(f"Semantic coverage partial: {_percent_floor(coverage)} of the index embedded so far; "
+                     "the rest matches by keywords only.")
     floor = _percent(outcome.threshold)
     results = outcome.results
     if outcome.form == CONFIDENT and len(results) > MAX_PASSAGES:
@@ -83,6 +88,11 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
 
 def _match(value: float) -> str:
     return f"{percent(value)}%"
+
+
+def _percent_floor(value: float) -> str:
+    # 0.996 -> "99%": a coverage short of complete never reads as 100%.
+    return f"{int(value * 100)}%"
 
 
 def _percent(value: float) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # the search's keyword side imports this module and must not pay for numpy
+    import numpy as np
 
 
 @runtime_checkable

@@ -5,9 +5,12 @@ Steps, all inside the ``rag_hook_budget_ms`` budget (counted from process start)
 1. read the host's JSON from stdin (malformed or missing input is tolerated);
 2. find the project (``--project-root``, else ``$CLAUDE_PROJECT_DIR`` / ``$GEMINI_PROJECT_DIR``, else
    the payload's ``cwd`` / workspace roots, else the current directory);
-3. when retrieval is on: record the prompt (DESIGN §9), start
-   ``paqad-ai rag refresh-context --quiet`` detached (own session, no inherited stdio), and run
-   a query-only search for *this* prompt in a daemon thread;
+3. when retrieval is on: record the prompt (DESIGN §9), ask the project's warm process
+   (:mod:`paqad.hosts.warm`: model and index kept loaded) for *this* prompt's section, else
+   run the search in a daemon thread of this process: keyword evidence first, the dense side
+   only if it is ready in time (:func:`paqad.deliver.answer.section_for_prompt`); then start
+   ``paqad-ai rag refresh-context --quiet`` detached (own session, no inherited stdio), and a
+   warm process when none was running (``rag_warm_process``);
 4. answer in the host's documented output format: with the ``## Retrieved context`` section
    when the search finished in time and the host accepts added context, else with nothing new.
 
@@ -74,12 +77,14 @@ class HookOutcome:
         note: why nothing was delivered (for logs and tests): ``"off"``, ``"no prompt"``,
             ``"timeout"``, ``"no index"``, ``"no section"``, ``"host cannot add context"``, ``"error"`` or
             ``""``.
+        source: who searched: ``"warm"`` (the warm process), ``"process"`` (this one) or ``""``.
     """
 
     stdout: str
     delivered: bool
     worker: threading.Thread | None
     note: str
+    source: str = ""
 
 
 def parse_hook_input(raw: bytes | str) -> HookInput:
@@ -279,14 +284,33 @@ def run_prompt_hook(
         # Nothing to search and nothing for a refresh to sync: skip importing the search stack.
         return HookOutcome(nothing, False, None, "no index")
 
+    start_warm = False
+    if settings.rag_warm_process:
+        from paqad.hosts import warm
+
+        try:
+            section = warm.ask(paths, prompt, deadline)
+        except warm.Miss as miss:
+            start_warm = spawn and miss.absent
+        else:
+            _start_refresh(paths, host, prompt, spawn)
+            if not section:
+                return HookOutcome(nothing, False, None, "no section", "warm")
+            return HookOutcome(render_output(host, section), True, None, "", "warm")
+
     result: dict[str, Any] = {}
 
     def search() -> None:
         try:
-            from paqad.deliver.refresh import section_for_prompt
+            from paqad.deliver.answer import section_for_prompt
 
-            result["section"] = section_for_prompt(paths, settings, prompt, deadline,
-                                                   warn=lambda why: log_problem(paths, host.name, why))
+            # The keyword answer is stored as soon as it exists: at the deadline the hook sends
+            # it if the hybrid one (model load and prompt embedding on a busy CPU) is not there.
+            section = section_for_prompt(paths, settings, prompt, deadline, started=started,
+                                         keyword_first=lambda text: result.__setitem__("section", text),
+                                         warn=lambda why: log_problem(paths, host.name, why))
+            result["section"] = section
+            result["done"] = True
         except BaseException as exc:  # noqa: BLE001
             result["error"] = exc
 
@@ -294,16 +318,20 @@ def run_prompt_hook(
     worker.start()
     worker.join(max(0.0, deadline - time.monotonic()))
     _start_refresh(paths, host, prompt, spawn)
-    if worker.is_alive():
-        log_problem(paths, host.name, f"search did not finish within rag_hook_budget_ms={settings.rag_hook_budget_ms}")
-        return HookOutcome(nothing, False, worker, "timeout")
-    if "error" in result:
-        log_problem(paths, host.name, "search failed", result["error"], secret=prompt)
-        return HookOutcome(nothing, False, None, "error")
+    if start_warm:
+        warm.start(paths)  # for the next prompts; after this one's answer, not competing with it
     section = result.get("section")
+    if worker.is_alive():
+        if section:  # the keyword answer made it; the hybrid one did not
+            return HookOutcome(render_output(host, section), True, worker, "", "process")
+        log_problem(paths, host.name, f"search did not finish within rag_hook_budget_ms={settings.rag_hook_budget_ms}")
+        return HookOutcome(nothing, False, worker, "timeout", "process")
+    if "error" in result and not section:
+        log_problem(paths, host.name, "search failed", result["error"], secret=prompt)
+        return HookOutcome(nothing, False, None, "error", "process")
     if not section:
-        return HookOutcome(nothing, False, None, "no section")
-    return HookOutcome(render_output(host, section), True, None, "")
+        return HookOutcome(nothing, False, None, "no section", "process")
+    return HookOutcome(render_output(host, section), True, None, "", "process")
 
 
 def _start_dir(host: Host, payload: HookInput) -> Path | None:

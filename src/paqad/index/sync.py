@@ -27,25 +27,13 @@ from paqad.index.chunking import Chunk, chunk_file
 from paqad.index.discover import Discovery, discover
 from paqad.index.filters import FilterDecision, looks_hand_written
 from paqad.index.languages import language_for_path
+from paqad.index.rows import FileRow  # noqa: F401 - defined there so the store can import it cheaply
 
 # (stage, done, total). Bar stages: "discover", "chunk", "embed". Info stages, sent once:
 # "eligible" (eligible files, files seen) and "cached" (chunks found in the cache, chunks to embed).
 Progress = Callable[[str, int, int], None]
 
 MAX_LARGE_CHECKED = 50  # too-large files read to tell hand-written source from generated data
-
-
-@dataclass(frozen=True)
-class FileRow:
-    """One indexed file: project-relative ``path``, ``size`` in bytes, ``mtime_ns``, the sha256
-    hex of its bytes, its language and how many chunks it was cut into."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    sha256: str
-    language: str
-    chunk_count: int
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,15 @@ from paqad.search.confidence import calibration_for
 from paqad.search.ranking import POOL_SIZE, Pools, RankingOptions, ablations, gather, rank
 
 __all__ = [
-    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "Pools", "RankingOptions", "SearchResponse", "SearchResult",
+    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "SEMANTIC_MIN_COVERAGE", "Pools", "RankingOptions", "SearchResponse", "SearchResult",
     "ablations", "gather", "is_code_like", "is_test_path", "load_embedder", "rank", "reciprocal_rank_fusion", "search",
 ]
 
 NO_EMBEDDER = "semantic search unavailable (no embedding model loaded); keyword search only"
+# Below this share of chunks with vectors (an index still embedding), search is keyword-only: a
+# dense ranking over a small embedded part would outvote the keyword hits of the rest. Cursor
+# offers semantic search from about 80% of a repository indexed (shared/ANCHORS.md).
+SEMANTIC_MIN_COVERAGE = 0.8
 
 
 def load_embedder(paths: ProjectPaths, settings: Settings, *, fetch: bool = True) -> tuple[Embedder | None, str | None]:
@@ -55,6 +59,7 @@ def search(
     degraded: str | None = None,
     options: RankingOptions = RankingOptions(),
     store: store_mod.IndexStore | None = None,
+    deadline: float | None = None,
 ) -> SearchResponse:
     """Search the project's index for ``query``: the ranked list cut to ``top_n`` (default
     ``rag_top_n``), each result with its calibrated ``confidence`` and its ``score`` (cosine).
@@ -62,15 +67,29 @@ def search(
     ``embedder`` None means keyword and symbol search only, with ``degraded`` (or a default
     line) as the reason; a model that fails while embedding the query degrades the same way.
     ``options`` choose rankers and signals (the defaults are the product's). ``store`` is an open
-    index to reuse (else one is opened read-only for the call). Raises IndexMissingError /
-    IndexCorruptError, and IndexStaleError when the index was built with another model than
-    ``embedder``.
+    index to reuse (else one is opened read-only for the call). While fewer than
+    :data:`SEMANTIC_MIN_COVERAGE` of the chunks have vectors (embedding still running), the
+    search is keyword-only and ``degraded`` says so; ``coverage`` is on the response.
+
+    ``deadline`` (a ``time.monotonic()`` value; the prompt hook's budget): the keyword side is
+    computed first and the dense side joins only if its query vector is ready by then; else the
+    answer is keyword-only and ``degraded`` says so. With a deadline the embedder may be one
+    whose model is not loaded yet: loading it is part of the dense side, and a model that
+    cannot be used, or another model than the index's, also leaves a keyword-only answer.
+
+    Raises IndexMissingError / IndexCorruptError, and (without a deadline) IndexStaleError when
+    the index was built with another model than ``embedder``.
     """
     own = store is None
     store = store or store_mod.open_store(paths, readonly=True)
     try:
         use_dense = options.dense
-        if use_dense and embedder is not None:
+        embedded, chunks = store.coverage()
+        coverage = embedded / chunks if chunks else 1.0
+        if use_dense and embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
+            embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
+                                        f"({int(coverage * 100)}% so far, embedding continues); keyword search only")
+        if use_dense and embedder is not None and deadline is None:
             meta = store.meta()
             if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:
                 raise IndexStaleError([f"index was built with {meta.get('model')} ({meta.get('fingerprint')}), "
@@ -79,16 +98,21 @@ def search(
             degraded = degraded or NO_EMBEDDER
         model = embedder if use_dense else None
         try:
-            pools = gather(store, model, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
+            pools = gather(store, model, query, path_prefix=path_prefix, long_prompts=options.long_prompts,
+                           deadline=deadline)
         except PaqadError as exc:
             if model is None or isinstance(exc, IndexStaleError):
                 raise
             degraded, model = f"semantic search unavailable ({exc}); keyword search only", None
             pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
+        if pools.dense_missing is not None:  # the deadline or the model left the dense pool out
+            degraded, model = f"{pools.dense_missing}; keyword search only", None
         ranking = options if model is not None else replace(options, dense=False)
         calibration = calibration_for(model.model_id if model is not None else None)
         results = rank(store, pools, top_n=top_n or settings.rag_top_n, options=ranking, calibration=calibration)
-        return SearchResponse(tuple(results), degraded if use_dense else None)
+        # Which results have a cosine is decided here, at the boundary, not inside the ranking.
+        results = [r if r.chunk_id in pools.cosine else replace(r, semantic=False) for r in results]
+        return SearchResponse(tuple(results), degraded if use_dense else None, coverage)
     finally:
         if own:
             store.close()

@@ -17,14 +17,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, fields, replace
 
-import numpy as np
-
 from paqad import store as store_mod
 from paqad.embed.base import Embedder
 from paqad.search.analysis import SYMBOL, QueryInfo, analyze
 from paqad.search.confidence import Calibration, Evidence
 from paqad.config import RRF_K
-from paqad.search.dense import cosines_of, start_dense
+from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.lexical import lexical_hits
 from paqad.search.priors import PRIOR_KINDS, exempt_kinds, path_kinds, path_word_share, symbol_word_share
@@ -102,7 +100,8 @@ class Pools:
     ``dense``/``lexical``: chunk ids best first; ``cosine``: every candidate's cosine (empty
     without a model); ``bm25``: BM25 score of the lexical pool's chunks (higher is better);
     ``definitions``: symbol-table matches; ``named``: chunk ids of files the query names;
-    ``seconds``: time spent, by step.
+    ``seconds``: time spent, by step; ``dense_missing``: why the dense pool is empty, when a
+    deadline or a model error left it out.
     """
 
     info: QueryInfo
@@ -114,6 +113,7 @@ class Pools:
     named: tuple[int, ...]
     named_paths: frozenset[str] = frozenset()
     seconds: dict[str, float] = field(default_factory=dict)
+    dense_missing: str | None = None  # why the dense pool was left out (a deadline, a model error)
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -154,10 +154,14 @@ def _stem_index(store: store_mod.IndexStore) -> dict[str, list[str]]:
 
 
 def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *,
-           path_prefix: str | None = None, pool: int = POOL_SIZE, long_prompts: bool = True) -> Pools:
+           path_prefix: str | None = None, pool: int = POOL_SIZE, long_prompts: bool = True,
+           deadline: float | None = None) -> Pools:
     """Run every ranker once for ``query`` (the dense pool only with an ``embedder``).
 
     ``path_prefix`` limits every pool to one folder or file before its top-``pool`` cut.
+    ``deadline`` (a ``time.monotonic()`` value, the prompt hook's budget): the dense pool joins
+    only if the query vector is ready by then, else :attr:`Pools.dense_missing` says why
+    (:func:`~paqad.search.dense.finish_dense`). Without one, embedding errors are raised.
     """
     started = time.perf_counter()
     info = analyze(query)
@@ -165,32 +169,23 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     lexical_text = info.lexical_text if long_prompts else info.text
     allowed = store.prefix_ids(path_prefix.strip("/")) if path_prefix else None
     allowed_set = None if allowed is None else set(allowed.tolist())
-    ids = np.empty(0, dtype=np.int64)
-    job = None
-    if embedder is not None:
-        ids, mat = store.vector_matrix(embedder.fingerprint, embedder.dimension)
-        if allowed is not None:
-            keep = np.isin(ids, allowed)
-            ids, mat = ids[keep], np.asarray(mat[keep])
-        if len(ids):
-            job = start_dense(ids, mat, lambda: embedder.embed_query(dense_text), pool)
-    dense: list[int] = []
-    sims = None
+    # The query vector is computed in a second thread while SQLite answers the keyword side.
+    job = None if embedder is None else start_query_vector(embedder, dense_text, None, store.meta().get("fingerprint"))
     try:
         hits = lexical_hits(store, lexical_text, pool, None if allowed is None else list(allowed_set))
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
         named_paths = _named_paths(store, info)
         named = tuple(c for c in store.chunk_ids_of_files(named_paths, MAX_NAMED_FILE_CHUNKS)
                       if allowed_set is None or c in allowed_set)
-    finally:
+    except BaseException:
         if job is not None:
-            dense, sims = job.result()
+            job.cancel()
+        raise
+    side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
-    cosine: dict[int, float] = {}
-    if sims is not None:
-        cosine = cosines_of(ids, sims, set(dense) | set(lexical) | {m.chunk_id for m in definitions} | set(named))
-    return Pools(info, dense, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
-                 {"gather": time.perf_counter() - started})
+    cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(named))
+    return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
+                 {"gather": time.perf_counter() - started}, side.missing)
 
 
 _EXEMPT: dict[tuple[int, int], frozenset[str]] = {}

@@ -1,94 +1,46 @@
 """The index database: one SQLite file (WAL) under ``.paqad/vectors/`` (DESIGN §11).
 
-Tables (:mod:`paqad.store.schema`): ``meta`` (versions, provider, model, timestamps), ``files``
-(one row per indexed file), ``chunks`` (text, lines, symbol, the key of its embedding),
-``chunks_fts`` (FTS5, BM25 over code-aware tokens, rowid = chunk id) and ``embeddings`` (the
-cache: (model fingerprint, sha256 of the embedded text) -> float32 vector). The derived vector
-matrix (:mod:`paqad.store.vectors`) is kept next to the database for fast dense search.
+Tables (:mod:`paqad.store.schema`, v3): ``meta`` (versions, provider, model, timestamps,
+counts), ``files`` (one row per indexed file), ``chunks`` (compressed text, lines, symbol, the
+key of its embedding and ``vec``, its row in the vector store, NULL until embedded),
+``chunks_fts`` (contentless FTS5, BM25 over code-aware tokens, rowid = chunk id), ``symbols``
+(the definitions each chunk holds, by normalised name) and the vector
+store (:mod:`paqad.store.vectors`: every embedding once, int8, keyed by model and text hash; it
+is also the embedding cache).
 
 This package is the only place that speaks SQL. A sync hands it a :class:`ChangeSet`, which
 :meth:`IndexStore.apply` writes in one transaction (readers see the old index or the new one,
-never half of it) before it derives the new vector matrix. One writer at a time
+never half of it): files, chunks and keyword index, with the vectors the cache already has.
+The index is then searchable by keywords; :meth:`IndexStore.commit_vectors` adds the missing
+vectors batch by batch, each batch its own transaction. One writer at a time
 (:func:`paqad.store.lock.write_lock`); a killed writer leaves the last committed index usable.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import time
-from dataclasses import dataclass, field
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
-import numpy as np
-
-from paqad.errors import IndexCorruptError, IndexMissingError, PaqadError
-from paqad.index.chunking import Chunk
-from paqad.index.sync import FileRow
+from paqad.errors import IndexCorruptError, IndexMissingError, IndexStaleError, PaqadError
+from paqad.index.rows import FileRow
 from paqad.project import ProjectPaths, index_exists
-from paqad.store import vectors
+from paqad.store import codec, vectors
+from paqad.store.records import Applied, ChangeSet, ChunkRow, DenseView, PendingChunk, symbol_key
 from paqad.store.schema import SCHEMA_VERSION, migrate
 
+if TYPE_CHECKING:  # a keyword search imports neither numpy nor the chunker (the prompt hook's budget)
+    import numpy as np
 
-@dataclass(frozen=True)
-class ChunkRow(Chunk):
-    """A stored chunk: a :class:`~paqad.index.chunking.Chunk` plus its row id in ``chunks``."""
+    from paqad.index.chunking import Chunk
 
-    id: int = 0
-
-
-@dataclass(frozen=True)
-class ChunkEntry:
-    """A chunk to store: the chunk, the key of its vector (sha256 hex of the embedded text) and
-    the token string its FTS5 row holds."""
-
-    chunk: Chunk
-    embed_hash: str
-    fts_tokens: str
+MAX_PARAMS = 500  # ids per IN (...) list
 
 
-@dataclass(frozen=True)
-class ChangeSet:
-    """Everything one sync changes, applied by :meth:`IndexStore.apply` in one transaction.
-
-    ``full``: replace the whole index; ``removed``: paths whose files and chunks go; ``changed``:
-    files (re)written with their chunks (their old chunks go first); ``touched``: files whose
-    content is unchanged but whose size/mtime row is refreshed; ``meta``: values recorded with
-    the commit (the generation and the chunk count are added by the store).
-    """
-
-    full: bool
-    removed: tuple[str, ...] = ()
-    changed: tuple[tuple[FileRow, tuple[ChunkEntry, ...]], ...] = ()
-    touched: tuple[FileRow, ...] = ()
-    meta: Mapping[str, object] = field(default_factory=dict)
-
-    @property
-    def empty(self) -> bool:
-        return not (self.full or self.removed or self.changed or self.touched)
-
-
-@dataclass(frozen=True)
-class Applied:
-    """What :meth:`IndexStore.apply` wrote: chunk rows written and removed, chunks in the index after."""
-
-    chunks_written: int
-    chunks_removed: int
-    chunks_total: int
-
-
-def symbol_key(symbol: str) -> str:
-    """The symbol table's lookup key: the last component of a symbol path, lower case, letters
-    and digits only (``Router.ServeHTTP`` -> ``servehttp``, ``get_user`` -> ``getuser``)."""
-    last = symbol.replace("::", ".").rsplit(".", 1)[-1]
-    return "".join(ch for ch in last.lower() if ch.isalnum())
-
-
-def fts_match_expression(terms: list[str], operator: str = "OR") -> str | None:
-    """An FTS5 MATCH expression joining the quoted terms with ``operator`` (OR / AND), or None."""
-    if not terms:
-        return None
-    return f" {operator} ".join('"' + t.replace('"', '""') + '"' for t in terms)
+# The last dense view each process loaded, so repeated searches (MCP server, warm process, eval)
+# skip the reload. Keyed by database file, model and generation (bumped by every commit).
+_VIEW_CACHE: dict[tuple, DenseView] = {}
 
 
 class IndexStore:
@@ -108,9 +60,33 @@ class IndexStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """Several reads that must see one commit (a no-op inside a transaction)."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+
     # --- meta ----------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
-        """Every recorded value (versions, provider, model, timestamps, ...) as strings."""
+        """Every recorded value (versions, provider, model, timestamps, counts, ...) as strings."""
         return dict(self.db.execute("SELECT key, value FROM meta").fetchall())
 
     def set_meta(self, values: Mapping[str, object]) -> None:
@@ -119,11 +95,14 @@ class IndexStore:
             [(k, str(v)) for k, v in values.items()],
         )
 
+    def _meta_int(self, key: str) -> int | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return int(row[0]) if row else None
+
     @property
     def generation(self) -> int:
-        """Bumped by every commit of :meth:`apply`; names the derived matrix files."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
-        return int(row[0]) if row else 0
+        """Bumped by every commit that changes chunks or their vectors (names the dense view)."""
+        return self._meta_int("generation") or 0
 
     # --- files and chunks ----------------------------------------------------------------
     def files(self) -> dict[str, FileRow]:
@@ -154,17 +133,42 @@ class IndexStore:
                                    (len(folder) + 1, folder + "/")).fetchone()[0])
 
     def delete_files(self, paths: Iterable[str]) -> int:
-        """Remove files and their chunks (and FTS rows). Returns the number of chunks removed."""
+        """Remove files and their chunks (and FTS rows). Returns the number of chunks removed.
+
+        The contentless FTS5 table forgets a row only when given the tokens it holds: they are
+        recomputed from the chunk and checked against ``fts_hash``; on any mismatch (the token
+        rules changed since the row was written) the whole keyword index is rebuilt instead.
+        """
         removed = 0
+        stale_tokens = False
         for path in paths:
-            ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
-            if ids:
-                self.db.executemany("DELETE FROM chunks_fts WHERE rowid = ?", [(i,) for i in ids])
-                self.db.executemany("DELETE FROM symbols WHERE chunk_id = ?", [(i,) for i in ids])
+            rows = self.db.execute(
+                "SELECT id, symbol, signature, text, fts_hash FROM chunks WHERE path = ?", (path,)).fetchall()
+            deletes = []
+            for chunk_id, symbol, signature, text, fts_hash in rows:
+                tokens = codec.fts_tokens_of(path, symbol, signature, codec.unpack_text(text))
+                if codec.token_hash(tokens) != fts_hash:
+                    stale_tokens = True
+                deletes.append((chunk_id, tokens))
+            if rows:
+                if not stale_tokens:
+                    self.db.executemany("INSERT INTO chunks_fts(chunks_fts, rowid, tokens) VALUES ('delete', ?, ?)", deletes)
+                self.db.executemany("DELETE FROM symbols WHERE chunk_id = ?", [(d[0],) for d in deletes])
                 self.db.execute("DELETE FROM chunks WHERE path = ?", (path,))
-                removed += len(ids)
+                removed += len(rows)
             self.db.execute("DELETE FROM files WHERE path = ?", (path,))
+        if stale_tokens:
+            self._rebuild_fts()
         return removed
+
+    def _rebuild_fts(self) -> None:
+        """Recreate every FTS5 row from the chunks (inside the caller's transaction)."""
+        self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')")
+        for chunk_id, path, symbol, signature, text in self.db.execute(
+                "SELECT id, path, symbol, signature, text FROM chunks").fetchall():
+            tokens = codec.fts_tokens_of(path, symbol, signature, codec.unpack_text(text))
+            self.db.execute("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)", (chunk_id, tokens))
+            self.db.execute("UPDATE chunks SET fts_hash = ? WHERE id = ?", (codec.token_hash(tokens), chunk_id))
 
     def upsert_file(self, row: FileRow) -> None:
         self.db.execute(
@@ -172,14 +176,14 @@ class IndexStore:
             (row.path, row.size, row.mtime_ns, row.sha256, row.language, row.chunk_count),
         )
 
-    def insert_chunk(self, chunk: Chunk, embed_hash: str, fts_tokens: str) -> int:
-        """Insert ``chunk``, its FTS5 row and its symbol-table rows (one per symbol whose
-        definition line it holds); ``embed_hash`` keys its vector in the cache. Returns the id."""
+    def insert_chunk(self, chunk: "Chunk", fts_tokens: str, vec: int | None = None) -> int:
+        """Insert ``chunk``, its FTS5 row and its symbol-table rows (one per symbol whose definition
+        line it holds); ``vec`` is its row in the vector store (None: not embedded yet). Returns the id."""
         cur = self.db.execute(
-            "INSERT INTO chunks(path, start_line, end_line, language, symbol, kind, signature, text, content_hash,"
-            " embed_hash, defines) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO chunks(path, start_line, end_line, language, symbol, kind, signature, text, vec, fts_hash,"
+            " defines) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (chunk.path, chunk.start_line, chunk.end_line, chunk.language, chunk.symbol, chunk.kind,
-             chunk.signature, chunk.text, chunk.content_hash, embed_hash, int(chunk.defines)),
+             chunk.signature, codec.pack_text(chunk.text), vec, codec.token_hash(fts_tokens), int(chunk.defines)),
         )
         chunk_id = int(cur.lastrowid)
         self.db.execute("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)", (chunk_id, fts_tokens))
@@ -192,15 +196,15 @@ class IndexStore:
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
         out: dict[int, ChunkRow] = {}
         ids = list(ids)
-        for start in range(0, len(ids), 500):
-            batch = ids[start : start + 500]
+        for start in range(0, len(ids), MAX_PARAMS):
+            batch = ids[start : start + MAX_PARAMS]
             marks = ",".join("?" * len(batch))
             for r in self.db.execute(
                 "SELECT path, start_line, end_line, language, symbol, kind, signature, text, defines, id FROM chunks"
                 f" WHERE id IN ({marks})",
                 batch,
             ):
-                out[r[9]] = ChunkRow(*r[:8], defines=bool(r[8]), id=r[9])
+                out[r[9]] = ChunkRow(*r[:7], codec.unpack_text(r[7]), defines=bool(r[8]), id=r[9])
         return out
 
     def definitions(self, keys: Sequence[str], limit: int = 200) -> list[tuple[int, str]]:
@@ -223,43 +227,98 @@ class IndexStore:
             f"SELECT id FROM chunks WHERE path IN ({marks}) ORDER BY path, start_line LIMIT ?", [*paths, limit])]
 
     def counts(self) -> dict[str, object]:
+        """``files``, ``chunks``, ``embedded`` (chunks with a vector), ``languages`` (files per
+        language) and ``cached_embeddings`` (vectors stored, all models)."""
         files = self.db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
-        chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        chunks, embedded = self.db.execute("SELECT COUNT(*), COUNT(vec) FROM chunks").fetchone()
         languages = dict(self.db.execute("SELECT language, COUNT(*) FROM files GROUP BY language ORDER BY 2 DESC").fetchall())
-        cached = self.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
-        return {"files": files, "chunks": chunks, "languages": languages, "cached_embeddings": cached}
+        cached = self.db.execute("SELECT COALESCE(SUM(rows), 0) FROM models").fetchone()[0]
+        return {"files": files, "chunks": chunks, "embedded": embedded, "languages": languages, "cached_embeddings": cached}
 
-    # --- embedding cache -----------------------------------------------------------------
-    def cached_vectors(self, model: str, text_hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        """Vectors already in the cache for ``model``, keyed by text hash."""
-        found: dict[str, np.ndarray] = {}
-        hashes = list(dict.fromkeys(text_hashes))
-        for start in range(0, len(hashes), 500):
-            batch = hashes[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            for text_hash, blob in self.db.execute(
-                f"SELECT text_hash, vector FROM embeddings WHERE model = ? AND text_hash IN ({marks})", [model, *batch]
-            ):
-                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
-        return found
+    # --- vectors ---------------------------------------------------------------------------
+    def cached_rows(self, model: str, text_hashes: Sequence[str]) -> dict[str, int]:
+        """Vector rows already stored for ``model`` (fingerprint), keyed by text hash (hex)."""
+        model_id = vectors.model_id(self.db, model)
+        if model_id is None:
+            return {}
+        keys = {codec.key_bytes(h): h for h in text_hashes}
+        found = vectors.lookup_rows(self.db, model_id, list(keys))
+        return {keys[k]: row for k, row in found.items()}
 
-    def put_vectors(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
-        now = time.time()
-        self.db.executemany(
-            "INSERT OR IGNORE INTO embeddings(model, text_hash, vector, created_at) VALUES (?,?,?,?)",
-            [(model, h, np.asarray(v, dtype=np.float32).tobytes(), now) for h, v in items],
-        )
+    def pending_chunks(self, limit: int, after: int = 0) -> list[PendingChunk]:
+        """Up to ``limit`` chunks without a vector, by id, with ids above ``after``."""
+        rows = self.db.execute(
+            "SELECT path, start_line, end_line, language, symbol, kind, signature, text, defines, id FROM chunks"
+            " WHERE vec IS NULL AND id > ? ORDER BY id LIMIT ?", (after, limit)).fetchall()
+        return [PendingChunk(r[9], ChunkRow(*r[:7], codec.unpack_text(r[7]), defines=bool(r[8]), id=r[9])) for r in rows]
 
+    def pending_count(self, after: int = 0) -> int:
+        """Chunks without a vector (with ids above ``after``)."""
+        return int(self.db.execute("SELECT count(*) FROM chunks WHERE vec IS NULL AND id > ?", (after,)).fetchone()[0])
 
-    def put_vectors_committed(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
-        """:meth:`put_vectors` in a transaction of its own: a killed build keeps what it embedded."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.put_vectors(model, items)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
+    def commit_vectors(self, model: str, dimension: int,
+                       items: Sequence[tuple[str, "np.ndarray | None", Sequence[int]]]) -> int:
+        """Store vectors and attach them to their chunks, in one transaction of its own.
+
+        ``items``: (text hash hex, (dimension,) float32 unit vector or None when the store already
+        has it, ids of the chunks embedding that text, read from :meth:`pending_chunks` under the
+        same writer lock). A chunk that has a vector already is left alone. A killed build keeps
+        every committed batch. Returns the chunks that got a vector.
+        """
+        with self._transaction():
+            model_id = vectors.model_id(self.db, model, dimension)
+            assert model_id is not None
+            keys = [codec.key_bytes(h) for h, _, _ in items]
+            rows = vectors.append_vectors(self.db, model_id, [(k, v) for k, (_, v, _) in zip(keys, items) if v is not None])
+            missing = [k for k in keys if k not in rows]
+            if missing:
+                rows.update(vectors.lookup_rows(self.db, model_id, missing))
+            attached = 0
+            if self.meta().get("fingerprint") == model:
+                for key, (_, _, chunk_ids) in zip(keys, items):
+                    if key not in rows:
+                        continue
+                    attached += self.db.executemany(
+                        "UPDATE chunks SET vec = ? WHERE id = ? AND vec IS NULL",
+                        [(rows[key], chunk_id) for chunk_id in chunk_ids]).rowcount
+            self.set_meta({"generation": self.generation + 1, "embedded": (self._meta_int("embedded") or 0) + attached})
+        return attached
+
+    def dense_view(self) -> DenseView | None:
+        """The vectors of the index's chunks (by its recorded model), or None without a model.
+
+        Loaded in one read snapshot and kept for the next call in this process until the next
+        commit. About 20 MB and 30 ms at 50k chunks.
+        """
+        import numpy as np
+
+        with self._snapshot():
+            meta = self.meta()
+            model_id = vectors.model_id(self.db, meta.get("fingerprint", ""))
+            if model_id is None:
+                return None
+            try:
+                inode = self.paths.index_db.stat().st_ino
+            except OSError:
+                inode = 0
+            key = (str(self.paths.index_db), inode, model_id, meta.get("generation"))
+            hit = _VIEW_CACHE.get(key)
+            if hit is not None:
+                return hit
+            records = vectors.load_records(self.db, model_id, vectors.model_dimension(self.db, model_id))
+            pairs = np.array(self.db.execute("SELECT id, vec FROM chunks WHERE vec IS NOT NULL ORDER BY id").fetchall(),
+                             dtype=np.int64).reshape(-1, 2)
+        picked = records[pairs[:, 1]]
+        view = DenseView(pairs[:, 0].copy(), np.ascontiguousarray(picked["v"]), np.ascontiguousarray(picked["s"]))
+        _VIEW_CACHE.clear()
+        _VIEW_CACHE[key] = view
+        return view
+
+    def reclaim(self) -> None:
+        """Return free pages to the file system (``auto_vacuum = INCREMENTAL``; cheap, writers only)."""
+        if not self.db.in_transaction:
+            # executescript steps it to the end; execute() would free one page (no result columns)
+            self.db.executescript("PRAGMA incremental_vacuum;")
 
     # --- search primitives ---------------------------------------------------------------
     def bm25(self, match_expression: str, limit: int, ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
@@ -299,96 +358,75 @@ class IndexStore:
 
     def chunk_count(self) -> int:
         """Chunks in the index: recorded in ``meta`` at each commit (a count(*) costs ~2 ms at 50k)."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'chunks'").fetchone()
-        if row is not None:
-            return int(row[0])
+        recorded = self._meta_int("chunks")
+        if recorded is not None:
+            return recorded
         return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
-    def prefix_ids(self, prefix: str) -> np.ndarray:
+    def coverage(self) -> tuple[int, int]:
+        """``(chunks with a vector, chunks)`` as recorded at the last commit."""
+        chunks = self.chunk_count()
+        embedded = self._meta_int("embedded")
+        return (chunks if embedded is None else embedded), chunks
+
+    def prefix_ids(self, prefix: str) -> "np.ndarray":
         """Ids of the chunks of the file ``prefix`` or of the files under folder ``prefix`` (no ``/`` at the ends)."""
+        import numpy as np
+
         rows = self.db.execute(
             "SELECT id FROM chunks WHERE path = ? OR substr(path, 1, ?) = ?", (prefix, len(prefix) + 1, prefix + "/")
         ).fetchall()
         return np.array([r[0] for r in rows], dtype=np.int64)
 
-    def vector_matrix(self, model: str, dimension: int) -> tuple[np.ndarray, np.ndarray]:
-        """All chunk vectors as ``(ids (n,) int64, matrix (n, dimension) float32)``.
-
-        Served from the derived ``matrix-<generation>.npy`` memory map when it is current,
-        else built from SQLite and saved for the next reader. Raises PaqadError when the stored
-        vectors have another dimension.
-        """
-        gen = self.generation
-        vec_dir = self.paths.vectors_dir
-        _, loaded = vectors.load_matrix(vec_dir, gen, dimension, model)
-        if loaded is not None:
-            return loaded
-        rows = self.db.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.model = ? AND e.text_hash = c.embed_hash ORDER BY c.id",
-            (model,),
-        ).fetchall()
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.empty((len(rows), dimension), dtype=np.float32)
-        for i, (_, blob) in enumerate(rows):
-            vec = np.frombuffer(blob, dtype=np.float32)
-            if vec.shape[0] != dimension:
-                raise PaqadError(f"{self.paths.index_db}: index vectors are {vec.shape[0]}-d, expected {dimension}; run `paqad-ai rag rebuild`")
-            mat[i] = vec
-        vectors.save_matrix(vec_dir, gen, ids, mat)
-        return ids, mat
-
     # --- writing a sync ------------------------------------------------------------------
-    def apply(self, changes: ChangeSet, vectors_by_hash: Mapping[str, np.ndarray], dimension: int) -> Applied:
-        """Write ``changes`` in one transaction, then derive the new vector matrix.
+    def apply(self, changes: ChangeSet) -> Applied:
+        """Write ``changes`` in one transaction: files, chunks, keyword index, and for each new
+        chunk the vector the store already has for ``changes.model`` (the others get theirs from
+        :meth:`commit_vectors`).
 
-        ``vectors_by_hash`` maps every changed chunk's ``embed_hash`` to its (dimension,) float32
-        vector. The meta values of the change set are recorded with the commit, plus the new
-        ``generation`` and ``chunks`` count. Raises whatever SQLite raises; the transaction is
-        rolled back then, so the previous index stays as it was.
+        The meta values of the change set are recorded with the commit, plus the new
+        ``generation`` and the ``chunks`` and ``embedded`` counts. Raises whatever SQLite raises;
+        the transaction is rolled back then, so the previous index stays as it was.
         """
-        old_generation = self.generation
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             if changes.full:
-                removed_ids = np.array([r[0] for r in self.db.execute("SELECT id FROM chunks")], dtype=np.int64)
                 self.db.execute("DELETE FROM chunks")
-                self.db.execute("DELETE FROM chunks_fts")
+                self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')")
                 self.db.execute("DELETE FROM symbols")
                 self.db.execute("DELETE FROM files")
                 chunks_removed = 0
             else:
-                gone = [*changes.removed, *(row.path for row, _ in changes.changed)]
-                removed_ids = self._chunk_ids_of(gone)
-                chunks_removed = self.delete_files(gone)
-            new_ids, new_vectors = [], []
+                chunks_removed = self.delete_files([*changes.removed, *(row.path for row, _ in changes.changed)])
+            model_id = vectors.model_id(self.db, changes.model) if changes.model else None
+            hashes = [entry.embed_hash for _, entries in changes.changed for entry in entries]
+            rows = {} if model_id is None else vectors.lookup_rows(self.db, model_id, [codec.key_bytes(h) for h in hashes])
+            # Ids given here (above every existing one), so chunks and their FTS5 rows go in with
+            # one executemany each: a 52k-chunk build inserts in about a second.
+            first_id = int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM chunks").fetchone()[0]) + 1
+            chunk_rows, fts_rows, symbol_rows = [], [], []
             for row, entries in changes.changed:
                 for entry in entries:
-                    new_ids.append(self.insert_chunk(entry.chunk, entry.embed_hash, entry.fts_tokens))
-                    new_vectors.append(vectors_by_hash[entry.embed_hash])
+                    c = entry.chunk
+                    chunk_id = first_id + len(chunk_rows)
+                    chunk_rows.append((chunk_id, c.path, c.start_line, c.end_line, c.language, c.symbol, c.kind, c.signature,
+                                       codec.pack_text(c.text), rows.get(codec.key_bytes(entry.embed_hash)),
+                                       codec.token_hash(entry.fts_tokens), int(c.defines)))
+                    fts_rows.append((chunk_id, entry.fts_tokens))
+                    symbol_rows.extend((symbol_key(symbol), symbol, chunk_id) for symbol in c.definitions if symbol_key(symbol))
+            self.db.executemany(
+                "INSERT INTO chunks(id, path, start_line, end_line, language, symbol, kind, signature, text, vec, fts_hash,"
+                " defines) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", chunk_rows)
+            self.db.executemany("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)", fts_rows)
+            self.db.executemany("INSERT INTO symbols(key, symbol, chunk_id) VALUES (?, ?, ?)", symbol_rows)
+            written = len(chunk_rows)
+            first_id = first_id if written else 0
+            for row, _ in changes.changed:
                 self.upsert_file(row)
             for row in changes.touched:
                 self.upsert_file(row)
-            self.set_meta({**changes.meta, "generation": old_generation + 1})
-            total = int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
-            self.set_meta({"chunks": total})
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        add_ids = np.asarray(new_ids, dtype=np.int64)
-        add_mat = np.asarray(new_vectors, dtype=np.float32).reshape(len(new_ids), dimension)
-        vectors.update_matrix(self.paths.vectors_dir, old_generation, old_generation + 1, removed_ids, add_ids,
-                              add_mat, changes.full)
-        return Applied(len(new_ids), chunks_removed, total)
-
-    def _chunk_ids_of(self, paths: Sequence[str]) -> np.ndarray:
-        ids: list[int] = []
-        paths = list(paths)
-        for start in range(0, len(paths), 500):
-            batch = paths[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            ids.extend(r[0] for r in self.db.execute(f"SELECT id FROM chunks WHERE path IN ({marks})", batch))
-        return np.array(ids, dtype=np.int64)
+            total, embedded = self.db.execute("SELECT count(*), count(vec) FROM chunks").fetchone()
+            self.set_meta({**changes.meta, "generation": self.generation + 1, "chunks": total, "embedded": embedded})
+        return Applied(written, chunks_removed, int(total), int(embedded), first_id)
 
 
 def _connect(db_path: Path, readonly: bool = False) -> sqlite3.Connection:
@@ -396,6 +434,8 @@ def _connect(db_path: Path, readonly: bool = False) -> sqlite3.Connection:
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10, check_same_thread=False)
     else:
         db = sqlite3.connect(db_path, timeout=30, isolation_level=None, check_same_thread=False)
+        # Must come first: auto_vacuum only takes on a database with no page yet (or at a VACUUM).
+        db.execute("PRAGMA auto_vacuum = INCREMENTAL")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA busy_timeout=10000")
@@ -405,10 +445,12 @@ def _connect(db_path: Path, readonly: bool = False) -> sqlite3.Connection:
 def open_store(paths: ProjectPaths, *, create: bool = False, readonly: bool = False) -> IndexStore:
     """Open the index database of ``paths``.
 
-    With ``create`` the folder and schema are made (or migrated). Without it, a missing index
-    raises :class:`~paqad.errors.IndexMissingError` telling the user to run ``paqad-ai rag init``.
-    A file that is not a usable SQLite database raises :class:`~paqad.errors.IndexCorruptError`
-    (``rebuild`` recreates it); a schema newer than this version raises PaqadError.
+    With ``create`` the folder and schema are made, or migrated in place (an index of an older
+    schema keeps its chunks and every embedding). Without it, a missing index raises
+    :class:`~paqad.errors.IndexMissingError` telling the user to run ``paqad-ai rag init``, and
+    an older schema :class:`~paqad.errors.IndexStaleError` (any sync upgrades it). A file that is
+    not a usable SQLite database raises :class:`~paqad.errors.IndexCorruptError` (``rebuild``
+    recreates it); a schema newer than this version raises PaqadError.
     """
     db_path = paths.index_db
     if not index_exists(paths):
@@ -418,17 +460,28 @@ def open_store(paths: ProjectPaths, *, create: bool = False, readonly: bool = Fa
     try:
         db = _connect(db_path, readonly=readonly and not create)
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        if create and version < SCHEMA_VERSION:
-            migrate(db, version)
-        elif version > SCHEMA_VERSION:
+        if version > SCHEMA_VERSION:
+            db.close()
             raise PaqadError(f"{db_path}: index schema v{version} is newer than this paqad-ai (v{SCHEMA_VERSION}); upgrade paqad-ai or run `paqad-ai rag rebuild`")
+        if version < SCHEMA_VERSION and not create:
+            db.close()
+            if version == 0:
+                raise IndexMissingError()  # a writer is creating it right now
+            raise IndexStaleError([f"index schema v{version} is older than this paqad-ai (v{SCHEMA_VERSION}); "
+                                   "any sync upgrades it in place, keeping every embedding"], command="paqad-ai rag refresh-context")
+        if version < SCHEMA_VERSION:
+            # Free pages (rewritten vector blocks, deleted chunks) go back to the file system at the
+            # end of each sync (IndexStore.reclaim): auto_vacuum (see _connect) holds from here on.
+            if migrate(db, version):
+                db.execute("VACUUM")  # give back the pages of the old layout
+                vectors.remove_matrices(paths.vectors_dir)
     except sqlite3.DatabaseError as exc:
         raise IndexCorruptError(f"{db_path.relative_to(paths.root)}: index is unreadable ({exc}); run `paqad-ai rag rebuild`") from None
     return IndexStore(paths, db)
 
 
 def recreate_store(paths: ProjectPaths) -> IndexStore:
-    """Delete an unreadable index database (its -wal/-shm too and derived matrices) and start fresh."""
+    """Delete an unreadable index database (its -wal/-shm too, and v1's derived matrices) and start fresh."""
     for suffix in ("", "-wal", "-shm"):
         Path(str(paths.index_db) + suffix).unlink(missing_ok=True)
     vectors.remove_matrices(paths.vectors_dir)

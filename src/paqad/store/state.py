@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from paqad.config import Settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, PaqadError
+from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
 from paqad.index.chunking import CHUNKER_VERSION
 from paqad.project import ProjectPaths
 from paqad.store.index_store import index_size_bytes, read_summary
@@ -45,7 +45,8 @@ def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str 
         have = meta.get(key, "")
         if have != want:
             reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
-    if fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
+    # A changed model or precision changes the fingerprint too: say only what the user changed.
+    if not reasons and fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
         reasons.append(f"embedding model files or runtime changed ({meta['fingerprint']} -> {fingerprint})")
     return reasons
 
@@ -55,7 +56,9 @@ class IndexState:
     """The index on disk judged against the settings (no model loaded).
 
     ``reasons`` says why it is not ``valid`` (or that it is missing / unreadable); counts are 0
-    and recorded values None when there is no readable index. ``size_bytes`` is everything
+    and recorded values None when there is no readable index. ``embedded`` counts the chunks
+    that have a vector: below ``chunks`` while embedding still runs (or was interrupted), when
+    only keyword search covers the rest. ``size_bytes`` is everything
     under ``.paqad/vectors/``. Times are ISO-8601 UTC strings. ``large_sources``: files skipped
     as larger than ``rag_max_file_size`` that look hand-written, as (path, bytes).
     """
@@ -70,6 +73,7 @@ class IndexState:
     schema_version: str | None = None
     files: int = 0
     chunks: int = 0
+    embedded: int = 0
     languages: dict[str, int] = field(default_factory=dict)
     cached_embeddings: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
@@ -78,6 +82,11 @@ class IndexState:
     built_at: str | None = None
     refreshed_at: str | None = None
     build_running: dict | None = None  # {"pid", "since"} of the process writing the index now
+
+    @property
+    def coverage(self) -> float:
+        """Share of the chunks that have a vector (1.0 for an empty or complete index)."""
+        return self.embedded / self.chunks if self.chunks else 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,6 +100,8 @@ class IndexState:
             "schema_version": self.schema_version,
             "files": self.files,
             "chunks": self.chunks,
+            "embedded_chunks": self.embedded,
+            "semantic_coverage": round(self.coverage, 4),
             "languages": dict(self.languages),
             "cached_embeddings": self.cached_embeddings,
             "rejected": dict(self.rejected),
@@ -119,6 +130,8 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         meta, counts = read_summary(paths)
     except IndexMissingError:
         return IndexState(False, False, (NO_INDEX_MESSAGE,))
+    except IndexStaleError as exc:  # an older schema: any sync upgrades it in place
+        return IndexState(True, False, exc.reasons, size_bytes=index_size_bytes(paths))
     except PaqadError as exc:
         return IndexState(True, False, (f"index unreadable: {exc}",), size_bytes=index_size_bytes(paths))
     reasons = stale_reasons(meta, settings)
@@ -134,6 +147,7 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         schema_version=meta.get("schema_version"),
         files=int(counts.get("files", 0)),
         chunks=int(counts.get("chunks", 0)),
+        embedded=int(counts.get("embedded", 0)),
         languages=dict(counts.get("languages", {})),
         cached_embeddings=int(counts.get("cached_embeddings", 0)),
         rejected=json.loads(meta.get("rejected") or "{}"),

@@ -1,0 +1,66 @@
+"""``paqad-ai hook prompt``: parse, run the hook, print; without importing click.
+
+A host runs this on every prompt, so its start-up is part of the prompt's wait: the console
+script (:mod:`paqad.cli.entry`) sends ``hook prompt --host H [--project-root P]`` here without
+loading click or the other commands; anything else (``--help``, an unknown host, other options)
+goes through the click command in :mod:`paqad.cli.hooks_commands`, which calls :func:`run` too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def parse(args: list[str]) -> tuple[str, Path | None] | None:
+    """``(host, project_root)`` from ``--host H [--project-root P]`` (also ``--opt=value``), or
+    None for anything else (click then parses it and reports errors)."""
+    from paqad.hosts import HOSTS
+
+    values: dict[str, str] = {}
+    items = list(args)
+    while items:
+        item = items.pop(0)
+        name, eq, value = item.partition("=")
+        if name not in ("--host", "--project-root") or name in values:
+            return None
+        if not eq:
+            if not items:
+                return None
+            value = items.pop(0)
+        values[name] = value
+    host = values.get("--host")
+    if host not in HOSTS:
+        return None
+    root = values.get("--project-root")
+    return host, Path(root) if root is not None else None
+
+
+def run(host_name: str, project_root: Path | None) -> int:
+    """Read the host's JSON on stdin, answer on stdout within the budget; always 0."""
+    from paqad.hosts import get_host
+    from paqad.hosts.prompt_hook import process_age_seconds, read_stdin, run_prompt_hook
+
+    started = time.monotonic() - process_age_seconds()
+    host = get_host(host_name)
+    root = project_root.resolve() if project_root is not None and project_root.is_dir() else None
+    # stdin gets at most half the default budget; hosts write it at once and close the pipe.
+    raw = read_stdin(started + 0.75)
+    outcome = run_prompt_hook(host, raw, project_root=root, started=started)
+    if outcome.stdout:
+        # Hosts read UTF-8 JSON whatever the locale: write bytes, not text in the console's encoding.
+        data = (outcome.stdout + "\n").encode("utf-8", "surrogateescape")
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:
+            sys.stdout.flush()
+            buffer.write(data)
+        else:
+            sys.stdout.write(data.decode("utf-8", "replace"))
+    sys.stdout.flush()
+    if outcome.worker is not None:
+        # The search thread may sit inside native code; do not wait for it at interpreter exit.
+        sys.stderr.flush()
+        os._exit(0)
+    return 0

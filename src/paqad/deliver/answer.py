@@ -1,0 +1,93 @@
+"""The prompt hook's answer for *this* prompt, within its budget (DESIGN §10).
+
+Kept apart from :mod:`paqad.deliver.refresh` so that it imports only what a keyword search needs
+(SQLite, the keyword ranker, the floor, the renderer: no numpy, no model runtime, no chunker):
+on a saturated CPU every import is paid several times over, and the keyword answer must be
+ready before the budget ends. The dense side (numpy, onnxruntime, the model) is loaded only
+after that, and joins only if it is ready in time.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from paqad import store as store_mod
+from paqad.config import Settings
+from paqad.deliver.delivery import deliver
+from paqad.deliver.query import prompt_words
+from paqad.errors import PaqadError
+from paqad.project import ProjectPaths, index_exists
+from paqad.search.dense import LATE
+
+RENDER_MARGIN_SECONDS = 0.03  # of the hook's deadline, kept to fuse, floor and render the answer
+# In a process that has not loaded the model yet, the dense side (numpy, onnxruntime and tokenizer
+# imports, model load, embedding the prompt) took 2.5-4x as long as everything before the keyword
+# answer (interpreter start, imports, settings, BM25) on the 2-core machine (bench/README.md,
+# "Hook latency"). When 3x that time would run past the deadline (a saturated CPU), the dense
+# side is not started at all: a thread importing C extensions holds the GIL, and the hook could
+# not answer at its deadline.
+DENSE_COST_FACTOR = 3.0
+
+
+def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float, embedder=None, *,
+                       keyword_first: Callable[[str], None] | None = None, started: float | None = None,
+                       warn: Callable[[str], None] | None = None) -> str | None:
+    """The ``## Retrieved context`` section for ``prompt`` from the current index (no sync).
+
+    The same delivery as the refresh (:func:`paqad.deliver.delivery.deliver`: intent check,
+    search, floor, section), labelled ``this prompt "<first words>"``. ``deadline`` (a
+    ``time.monotonic()`` value, the hook's budget): the dense side (loading the model if this
+    process has not yet, embedding the prompt) joins only if it is ready by then, else the
+    section holds keyword matches and says why. ``keyword_first`` (the hook in its own process):
+    the keyword-only section is computed first, without importing the dense side, and handed to
+    it; the hybrid one follows only if :data:`DENSE_COST_FACTOR` times the time it took since
+    ``started`` (the process start, default: this call) still fits before the deadline (else the
+    keyword section is returned). ``embedder``: one to reuse (the warm process keeps its model
+    loaded), else the configured one; the model is never fetched. ``warn`` gets the reason once
+    when the model cannot be used (a missing or damaged model, not a missed deadline).
+
+    Returns None when retrieval is off, there is no usable index, or the index holds no chunks
+    (nothing indexable: no section rather than a "no matches" one).
+    """
+    if not settings.rag_enabled or not index_exists(paths) or not prompt.strip():
+        return None
+    label = f"this prompt {prompt_words(prompt)}"
+    with store_mod.open_store(paths, readonly=True) as store:
+        if store.chunk_count() == 0:
+            return None
+        if keyword_first is not None:
+            began = time.monotonic() if started is None else started
+            keyword = deliver(paths, settings, prompt, label, embedder=None, degraded=LATE, store=store)
+            keyword_first(keyword.section)
+            now = time.monotonic()
+            if not keyword.intent.needs_retrieval or now + DENSE_COST_FACTOR * (now - began) > deadline:
+                return keyword.section
+        why = None
+        if embedder is None:
+            embedder, why = _unloaded_embedder(paths, settings)
+            if why and warn is not None:
+                warn(why)
+        delivery = deliver(paths, settings, prompt, label, embedder=embedder, degraded=why, store=store,
+                           deadline=deadline - RENDER_MARGIN_SECONDS)
+    if delivery.degraded and warn is not None and why is None and not delivery.degraded.startswith(LATE):
+        warn(delivery.degraded)
+    return delivery.section
+
+
+def _unloaded_embedder(paths: ProjectPaths, settings: Settings):
+    """The configured embedder without loading its model (that is the dense side's job), or
+    ``(None, why)``. Never fetches a model (the hook must not download)."""
+    from paqad.embed import model_store
+    from paqad.embed.factory import get_embedder
+
+    try:
+        embedder = get_embedder(settings, paths)
+        repo_id, precision = settings.rag_embedding_model, settings.rag_embedding_precision
+        if embedder.provider == "local" and not model_store.is_stored(repo_id, precision):
+            return None, (f"semantic search unavailable (embedding model {repo_id} is not in the model store "
+                          f"({model_store.model_dir(repo_id)}); the prompt hook never fetches it: run "
+                          "`paqad-ai rag model pull`); keyword search only")
+        return embedder, None
+    except PaqadError as exc:
+        return None, f"semantic search unavailable ({exc}); keyword search only"

@@ -1,0 +1,111 @@
+"""The warm per-project process (issue 13): started on demand by the hook, answers later prompts
+with the same section the hook would compute, private socket, stops when asked or idle."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import build_index
+
+from paqad.config import load_settings
+from paqad.deliver.answer import section_for_prompt
+from paqad.hosts import HOSTS, warm
+from paqad.hosts.prompt_hook import run_prompt_hook
+from paqad.project import ProjectPaths
+
+PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
+PROMPT = "how are failed payment calls retried with backoff?"
+FILES = {
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
+    "src/shop/retry.py": (
+        "import time\n\n\ndef with_retries(fn, attempts=5, backoff=0.5):\n"
+        '    """Call fn and retry it with exponential backoff when the payment gateway times out."""\n'
+        "    for attempt in range(attempts):\n        try:\n            return fn()\n"
+        "        except TimeoutError:\n            time.sleep(backoff * 2 ** attempt)\n"
+        '    raise TimeoutError("gave up after retries")\n'
+    ),
+    "src/shop/cart.py": (
+        "class Cart:\n"
+        '    """A shopping cart: items with quantities and a total price in cents."""\n\n'
+        "    def __init__(self):\n        self.items = {}\n\n"
+        "    def total(self, prices):\n        return sum(prices[sku] * n for sku, n in self.items.items())\n"
+    ),
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path, paqad_home: Path, monkeypatch):
+    root = build_index(tmp_path / "shop", FILES, paqad_home)
+    monkeypatch.setenv("PAQAD_RAG_WARM_PROCESS", "true")
+    paths = ProjectPaths(root)
+    yield paths
+    warm.stop(paths)
+
+
+def _wait_for_socket(paths: ProjectPaths, timeout: float = 60.0) -> None:
+    """Until the warm process answers a prompt (it loads the model first)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            warm.ask(paths, "ping", time.monotonic() + 5.0)
+            return
+        except warm.Miss:
+            time.sleep(0.1)
+    raise AssertionError("no warm process came up")
+
+
+def _hook(paths: ProjectPaths) -> tuple[subprocess.CompletedProcess, float]:
+    payload = {"session_id": "s", "cwd": str(paths.root), "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
+    started = time.monotonic()
+    proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--host", "claude", "--project-root", str(paths.root)],
+                          input=json.dumps(payload).encode(), capture_output=True, timeout=60,
+                          env=dict(os.environ, PAQAD_RAG_HOOK_BUDGET_MS="5000"))
+    return proc, time.monotonic() - started
+
+
+def test_the_first_prompt_starts_it_and_later_prompts_get_the_same_section(project: ProjectPaths):
+    expected = section_for_prompt(project, load_settings(project), PROMPT, math.inf)
+    assert expected and "src/shop/retry.py:L" in expected
+    proc, _ = _hook(project)  # answered in its own process; starts the warm process for the next
+    assert proc.returncode == 0 and json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] == expected
+    _wait_for_socket(project)
+    mode = stat.S_IMODE(os.stat(warm.socket_path(project)).st_mode)
+    assert mode == 0o600
+    outcome = run_prompt_hook(HOSTS["claude"], json.dumps({"prompt": PROMPT, "cwd": str(project.root)}),
+                              project_root=project.root, spawn=False, started=time.monotonic())
+    assert (outcome.source, outcome.delivered) == ("warm", True)
+    assert json.loads(outcome.stdout)["hookSpecificOutput"]["additionalContext"] == expected
+    proc, _ = _hook(project)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] == expected
+
+
+def test_it_stops_when_asked_or_idle_and_the_hook_falls_back(project: ProjectPaths):
+    server = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
+                               "--idle-seconds", "30"])
+    try:
+        _wait_for_socket(project)
+        again = subprocess.run([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root)], timeout=60)
+        assert again.returncode == 0  # a second one exits at once: one per project
+        assert warm.stop(project) is True
+        assert server.wait(timeout=30) == 0
+        assert not warm.socket_path(project).exists()
+        with pytest.raises(warm.Miss) as miss:
+            warm.ask(project, PROMPT, time.monotonic() + 1.0)
+        assert miss.value.absent
+        outcome = run_prompt_hook(HOSTS["claude"], json.dumps({"prompt": PROMPT, "cwd": str(project.root)}),
+                                  project_root=project.root, spawn=False, started=time.monotonic())
+        assert (outcome.source, outcome.delivered) == ("process", True)
+    finally:
+        server.kill()
+        server.wait()
+    idle = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
+                             "--idle-seconds", "1"])
+    assert idle.wait(timeout=60) == 0 and not warm.socket_path(project).exists()
