@@ -65,7 +65,7 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
                 return keyword.section
         why = None
         if embedder is None:
-            embedder, why = _unloaded_embedder(paths, settings)
+            embedder, why = configured_embedder(paths, settings)
             if why and warn is not None:
                 warn(why)
         delivery = deliver(paths, settings, prompt, label, embedder=embedder, degraded=why, store=store,
@@ -75,9 +75,10 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     return delivery.section
 
 
-def _unloaded_embedder(paths: ProjectPaths, settings: Settings):
-    """The configured embedder without loading its model (that is the dense side's job), or
-    ``(None, why)``. Never fetches a model (the hook must not download)."""
+def configured_embedder(paths: ProjectPaths, settings: Settings):
+    """``(embedder, None)``: the configured embedder without loading its model (that is the
+    dense side's job), or ``(None, why)``: one line naming the problem and the fix. Never fetches
+    a model (the hook and the warm process must not download)."""
     from paqad.embed import model_store
     from paqad.embed.factory import get_embedder
 

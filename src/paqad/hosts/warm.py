@@ -208,7 +208,9 @@ class _Engine:
         """Import the search stack and load the model and the index's vectors before the first prompt."""
         from paqad.deliver.answer import section_for_prompt
 
-        self.answer_prompt("warm up", time.monotonic() + 60.0, section_for_prompt)
+        # A prompt that needs retrieval (a chat-like one would skip the search and load nothing).
+        self.answer_prompt("where is the error handling of the main entry point?", time.monotonic() + 60.0,
+                           section_for_prompt)
 
     def answer_prompt(self, prompt: str, deadline: float, section_for_prompt=None) -> str | None:
         import warnings
@@ -221,14 +223,10 @@ class _Engine:
             warnings.simplefilter("ignore")
             settings = load_settings(self.paths)
         key = (settings.rag_embedding_provider, settings.rag_embedding_model, settings.rag_embedding_precision)
-        if key not in self.embedders:
-            from paqad.embed.factory import get_embedder
-            from paqad.errors import PaqadError
+        if self.embedders.get(key) is None:  # retried per request until the model is there
+            from paqad.deliver.answer import configured_embedder
 
-            try:
-                self.embedders[key] = get_embedder(settings, self.paths)
-            except PaqadError:
-                self.embedders[key] = None
+            self.embedders[key] = configured_embedder(self.paths, settings)[0]
         return section_for_prompt(self.paths, settings, prompt, deadline, self.embedders[key])
 
     def answer(self, conn: socket.socket) -> str:
