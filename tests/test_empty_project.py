@@ -82,3 +82,11 @@ def test_an_include_glob_adds_a_file_type(project: Path) -> None:
     assert out == "solver/relax.f90: indexed\n"
     code, out, _ = run("rag", "probe", "relax", "--json", project=project)
     assert json.loads(out)["results"][0]["path"] == "solver/relax.f90"
+
+
+def test_probe_and_mcp_search_on_an_empty_index_find_nothing_without_failing(project: Path) -> None:
+    """No candidate from any ranker (an index with no chunk) is "No results.", not an internal error."""
+    assert _init(project)[0] == 0
+    assert run("rag", "probe", "where is the heat equation relaxed?", project=project) == (0, "No results.\n", "")
+    code, out, _ = run("rag", "probe", "relax", "--json", project=project)
+    assert code == 0 and json.loads(out)["results"] == []

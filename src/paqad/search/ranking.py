@@ -233,7 +233,7 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         rankings.append((list(pools.named), options.named_file_weight))
     scores = reciprocal_rank_fusion([r for r, _ in rankings], k=options.rrf_k, weights=[w for _, w in rankings])
     if not scores:
-        return []
+        return [], []
     rows = store.chunks_by_id(list(scores))
     scores = {cid: s for cid, s in scores.items() if cid in rows}
     best = max(scores.values())
