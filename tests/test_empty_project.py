@@ -84,7 +84,7 @@ def test_an_include_glob_adds_a_file_type(project: Path) -> None:
     assert json.loads(out)["results"][0]["path"] == "solver/relax.f90"
 
 
-def test_probe_and_mcp_search_on_an_empty_index_find_nothing_without_failing(project: Path) -> None:
+def test_probe_on_an_empty_index_finds_nothing_without_failing(project: Path) -> None:
     """No candidate from any ranker (an index with no chunk) is "No results.", not an internal error."""
     assert _init(project)[0] == 0
     assert run("rag", "probe", "where is the heat equation relaxed?", project=project) == (0, "No results.\n", "")
