@@ -126,3 +126,13 @@ def test_model_list_has_a_header_row(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert lines[0].split("\t") == ["model", "precisions", "dimension", "size", "verified", "path"]
     assert lines[1].split("\t") == ["Xenova/all-MiniLM-L6-v2", "int8", "384", str(size), "verified",
                                     str(tmp_path / "home" / "models" / "Xenova" / "all-MiniLM-L6-v2")]
+
+
+def test_usage_errors_are_one_line_naming_the_help_to_read(tmp_path: Path) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x\n")
+    assert run("rag", "probe", "--bogus", "x") == (
+        2, "", "paqad-ai: error: No such option '--bogus' (see `paqad-ai rag probe --help`)\n")
+    assert run("rag", "status", "--project-root", str(a_file)) == (
+        2, "", f"paqad-ai: error: Invalid value for '--project-root': Directory '{a_file}' is a file "
+               "(see `paqad-ai rag status --help`)\n")

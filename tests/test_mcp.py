@@ -192,7 +192,7 @@ def test_find_symbol_and_grep_code(indexed: Path) -> None:
     grep = _ok(results[4])
     assert [(m["path"], m["line"]) for m in grep["matches"]] == [("src/geo/distance.py", 6), ("tests/test_distance.py", 5)]
     assert "src/geo/distance.py:\n  6: def haversine(lat1, lon1, lat2, lon2):" in results[4].content[0].text
-    assert [m["text"] for m in _ok(results[5])["matches"]] == ["def __init__(self, capacity=256):", "def get(self, zoom, x, y):"]
+    assert [m["text"] for m in _ok(results[5])["matches"]] == ["    def __init__(self, capacity=256):", "    def get(self, zoom, x, y):"]  # indentation kept
     capped = _ok(results[6])
     assert len(capped["matches"]) == 1 and capped["truncated"] is True
 

@@ -122,3 +122,97 @@ def test_refresh_after_a_precision_change_does_not_rebuild(built: Path, monkeypa
     assert code == 0 and _index_fingerprint(built)[0].startswith("Xenova/all-MiniLM-L6-v2|onnx/model.onnx|")
     status = json.loads(run("rag", "status", "--json", project=built)[1])["index"]
     assert status["valid"] and status["semantic_coverage"] == 1
+
+
+# --- an interrupted first init, a corrupt index, a read-only .paqad/ (break-it report) ------------
+
+
+def test_an_init_interrupted_while_embedding_leaves_retrieval_on_and_the_refresh_finishes_it(git_repo):
+    """Retrieval is switched on once the keyword index is committed: after Ctrl-C during the
+    embedding the index is searchable, and `refresh-context` embeds the rest, saying so."""
+    from paqad.build import init_project
+    from paqad.deliver.query import record_prompt
+    from paqad.status import index_state
+
+    root = git_repo(PROJECT)
+    paths = ProjectPaths(root)
+
+    def stop_while_embedding(stage: str, done: int, total: int) -> None:
+        if stage == "embed" and done > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        init_project(paths, provider="local", progress=stop_while_embedding)
+    state = index_state(paths, load_settings(paths))
+    assert load_settings(paths).rag_enabled is True
+    assert state.chunks == 151 and 0 < state.embedded < 151  # 150 handlers and pyproject.toml
+    record_prompt(paths, "which function handles event kind 7?")
+    code, out, err = run("rag", "refresh-context", project=root)
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith(f"index up to date (151 files, 151 chunks); {151 - state.embedded} chunks not embedded yet "
+                            "(keyword search only for them); semantic search starts once 80% of the chunks have vectors")
+    assert "; query from prompt; " in first
+    assert err.splitlines()[0].startswith("embedding the chunks still without vectors")
+    assert re.fullmatch(rf"embedded {151 - state.embedded} chunks left without vectors in \d+\.\ds", err.splitlines()[-1])
+    assert index_state(paths, load_settings(paths)).embedded == 151
+
+
+def test_a_corrupt_index_is_not_rebuilt_by_probe_or_refresh(built: Path):
+    db = ProjectPaths(built).index_db
+    db.write_bytes(db.read_bytes()[:4096] + b"\0" * 4096)
+    for suffix in ("-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    code, out, err = run("rag", "probe", "handle_001", project=built)
+    assert (code, out) == (2, "")
+    assert err.startswith("paqad-ai: error: .paqad/vectors/index.sqlite: index is unreadable (")
+    assert err.endswith("); run `paqad-ai rag rebuild`\n")
+    code, out, _ = run("rag", "refresh-context", project=built)
+    assert code == 0 and out.startswith("sync failed, previous index and section kept: ")
+    assert db.stat().st_size == 8192  # nothing rebuilt on the side
+    assert run("rag", "rebuild", project=built)[0] == 0  # the named command does it
+
+
+def test_a_read_only_index_folder_is_the_machine_s_error_and_probe_still_searches(built: Path):
+    import os
+    import stat
+
+    vectors = ProjectPaths(built).vectors_dir
+    (built / "svc/h002.py").write_text(HANDLERS["svc/h002.py"] + "\n# edited\n")
+    (vectors / "write.lock").touch()
+    files = [vectors, *vectors.iterdir()]
+    # immutable (holds for root too) where the file system allows it, else read-only modes
+    immutable = subprocess.run(["chattr", "+i", *map(str, files)], capture_output=True).returncode == 0
+    modes = {f: f.stat().st_mode for f in files}
+    if not immutable:
+        for f in files:
+            os.chmod(f, stat.S_IRUSR | (stat.S_IXUSR if f.is_dir() else 0))
+    try:
+        if not immutable and os.access(vectors, os.W_OK):
+            pytest.skip("running as a user that writes anywhere (root) and no chattr: permissions cannot be tested")
+        code, out, err = run("rag", "probe", "handle_001", "-n", "1", project=built)
+        assert code == 0 and "svc/h001.py:1" in out, err
+        assert re.fullmatch(r"paqad-ai: warning: index not synced \((Permission denied|Operation not permitted): "
+                            r"\S+/\.paqad/vectors/write\.lock\); searched the last committed index\n", err)
+        code, _, err = run("rag", "rebuild", project=built)
+        assert code == 2
+        assert re.fullmatch(r"paqad-ai: error: cannot use \S+/\.paqad/\S+: (Permission denied|Operation not permitted); "
+                            r"check that \.paqad/ is writable \(the committed index is unchanged\)\n", err)
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", *map(str, files)], check=True)
+        else:
+            for f, m in modes.items():
+                os.chmod(f, m)
+
+
+def test_the_hook_names_a_precision_change_in_the_user_s_words(built: Path, monkeypatch):
+    import time
+
+    from paqad.deliver.answer import section_for_prompt
+
+    monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PRECISION", "fp32")
+    paths = ProjectPaths(built)
+    section = section_for_prompt(paths, load_settings(paths), "which function handles event kind 1?", time.monotonic() + 30)
+    assert ("Search degraded: index is stale (model precision changed: index has int8, settings want fp32); run "
+            "`paqad-ai rag rebuild`; keyword search only.\n") in section

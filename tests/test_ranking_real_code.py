@@ -10,7 +10,6 @@ packages, copied into a project and indexed with the real local model.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest

@@ -160,3 +160,13 @@ def test_identical_chunks_in_two_files_are_shown_once(tmp_path):
     assert len(texts) == len(set(texts))
     assert results[0].symbol == "getISOWeek" and results[0].path in {"src/getISOWeek.d.ts", "src/getISOWeek.d.mts"}
     assert [r.fused_rank for r in results] == list(range(1, len(results) + 1))
+
+
+def test_a_long_blob_in_a_query_is_cut_to_its_first_256_characters():
+    """A pasted base64 blob or minified line (100 kB, no space) took 25 s in the traceback
+    patterns; runs over 256 characters keep their head, and the rest of the query still counts."""
+    from paqad.search.analysis import MAX_TOKEN_CHARS, analyze
+
+    info = analyze("why does " + "x" * 100_000 + " fail in sessions.py?")
+    assert MAX_TOKEN_CHARS == 256 and max(map(len, info.text.split())) == 256
+    assert info.paths == ("sessions.py",)

@@ -109,3 +109,23 @@ def test_it_stops_when_asked_or_idle_and_the_hook_falls_back(project: ProjectPat
     idle = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
                              "--idle-seconds", "1"])
     assert idle.wait(timeout=60) == 0 and not warm.socket_path(project).exists()
+
+
+def test_a_setting_given_in_the_hook_s_environment_is_answered_in_process(project: ProjectPaths, monkeypatch):
+    """The warm process reads the settings files, not the hook's environment: a PAQAD_RAG_*
+    variable set for this prompt (here the precision) must not get the warm process's answer."""
+    server = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
+                               "--idle-seconds", "30"])
+    try:
+        _wait_for_socket(project)
+        ask = lambda: run_prompt_hook(HOSTS["claude"], json.dumps({"prompt": PROMPT, "cwd": str(project.root)}),  # noqa: E731
+                                      project_root=project.root, spawn=False, started=time.monotonic())
+        assert ask().source == "warm"
+        monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PRECISION", "fp32")
+        outcome = ask()
+        assert (outcome.source, outcome.delivered) == ("process", True)
+        assert "index is stale (model precision changed: index has int8, settings want fp32)" in outcome.stdout
+    finally:
+        warm.stop(project)
+        server.kill()
+        server.wait()

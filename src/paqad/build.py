@@ -151,7 +151,9 @@ def sync(
         reason = ""
         try:
             store = store_mod.open_store(paths, create=True)
-        except PaqadError:
+        except PaqadError:  # unreadable, or a schema newer than this paqad-ai
+            if not (full or allow_rebuild):  # probe, refresh: never a whole rebuild on the side
+                raise
             store = store_mod.recreate_store(paths)
             full, reason = True, "index was unreadable; recreated"
         try:
@@ -383,7 +385,8 @@ def init_project(
     is kept and synced unless ``rebuild``. Before a full remote build, ``confirm_upload`` (when
     given) is asked; a False answer raises :class:`UploadDeclined` with nothing written or sent.
     ``notify`` receives one-line notes; ``progress`` the build's progress. Retrieval is switched
-    on (``rag_enabled=true``) only once the index exists.
+    on (``rag_enabled=true``) once the keyword index is committed, so an init interrupted while
+    embedding leaves a searchable index that the next refresh finishes.
 
     Raises PaqadError (ConfigError, ModelMissingError, KeyMissingError, UploadDeclined, ...).
     """
@@ -413,10 +416,19 @@ def init_project(
     if not rebuild_all:
         say(f"Index already built ({state.files} files, {state.chunks} chunks); kept and synced. "
             "Use --yes to rebuild from scratch.")
-    report = sync(paths, settings, embedder, full=rebuild_all, progress=progress, notify=notify)
+    tick = progress or _no_progress
+
+    def switch_on(stage: str, done: int, total: int) -> None:
+        # Switched on as soon as the keyword index is committed (searchable, and consistent), not
+        # at the end: an init interrupted while embedding leaves retrieval on, and the refresh
+        # behind the next prompt continues the embedding. Never before: no half-written index.
+        if stage == "searchable":
+            write_local_values(paths, {"rag_enabled": True})
+        tick(stage, done, total)
+
+    report = sync(paths, settings, embedder, full=rebuild_all, progress=switch_on, notify=notify)
     assert report is not None  # blocking sync always returns a report
-    # Switched on only once an index exists: hooks never search a half-built one.
-    write_local_values(paths, {"rag_enabled": True})
+    write_local_values(paths, {"rag_enabled": True})  # also when nothing changed (no commit)
     return InitResult(load_settings(paths), report, kept_index=not rebuild_all)
 
 

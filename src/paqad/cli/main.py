@@ -7,6 +7,7 @@ and exit 1, so a user's mistake and our mistake are never confused.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -99,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("paqad-ai: aborted", err=True)
         return 2
+    except click.UsageError as exc:  # one line, like every other error; the command's --help says more
+        command = exc.ctx.command_path if exc.ctx is not None else "paqad-ai"
+        click.echo(f"paqad-ai: error: {exc.format_message().rstrip('.')} (see `{command} --help`)", err=True)
+        return 2
     except click.ClickException as exc:
         exc.show()
         return 2 if exc.exit_code not in (0, 1) else exc.exit_code
@@ -107,14 +112,29 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("paqad-ai: interrupted", err=True)
         return 130
+    except OSError as exc:  # the file system said no (permissions, read-only, full disk): not a bug
+        if exc.errno not in _ENVIRONMENT_ERRNOS:
+            return _internal_error(exc)
+        where = f" {exc.filename}" if exc.filename else ""
+        click.echo(f"paqad-ai: error: cannot use{where}: {exc.strerror}; check that .paqad/ is writable "
+                   "(the committed index is unchanged)", err=True)
+        return 2
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so, never as the user's error
-        if os.environ.get("PAQAD_DEBUG"):
-            traceback.print_exc()
-        detail = str(exc).splitlines()[0] if str(exc) else ""
-        click.echo(f"paqad-ai: internal error (a bug in paqad-ai, not in your input): {type(exc).__name__}: {detail}; "
-                   "set PAQAD_DEBUG=1 for the traceback", err=True)
-        return 1
+        return _internal_error(exc)
     return 0
+
+
+# Errors of the machine, not of paqad-ai: permission denied, read-only file system, disk full, quota.
+_ENVIRONMENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT})
+
+
+def _internal_error(exc: BaseException) -> int:
+    if os.environ.get("PAQAD_DEBUG"):
+        traceback.print_exception(exc)
+    detail = str(exc).splitlines()[0] if str(exc) else ""
+    click.echo(f"paqad-ai: internal error (a bug in paqad-ai, not in your input): {type(exc).__name__}: {detail}; "
+               "set PAQAD_DEBUG=1 for the traceback", err=True)
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -385,8 +385,15 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         # unfinished embedding is left to refresh/init, and a slow sync prints plain progress.
         from paqad.cli.progress import PlainProgress
 
-        sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False,
-             progress=PlainProgress(chatty=False))
+        try:
+            report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False,
+                          progress=PlainProgress(chatty=False))
+        except OSError as exc:  # a read-only .paqad/: searching needs no write
+            _warn(f"index not synced ({exc.strerror}: {exc.filename}); searched the last committed index")
+        else:
+            if report is not None and report.files_removed:
+                _note(f"sync: {report.files_removed} file(s) left the index (deleted, or now excluded by the "
+                      "settings or ignore rules: `paqad-ai rag status --explain PATH` says why)")
     require_complete_index(paths)  # a first build still running is not "no results"
     response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
     if response.degraded and not degraded:  # the model failed while embedding the query
@@ -405,7 +412,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
                 else "relief" if percent(confidence) >= percent(relief) else "below")
         rows.append({
             "rank": r.fused_rank, "path": r.path, "start_line": r.start_line, "end_line": r.end_line,
-            "symbol": r.symbol, "confidence": round(confidence, 4), "cosine": round(r.score, 4),
+            "symbol": r.symbol, "confidence": round(confidence, 4), "cosine": round(r.score, 4) if r.semantic else None,
             "score": round(r.score, 4), "fused_rank": r.fused_rank, "dense_rank": r.dense_rank,
             "lexical_rank": r.lexical_rank, "band": band, "above_floor": band == "confident",
             "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4), "semantic": r.semantic,
@@ -417,7 +424,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     from paqad.cli.table import aligned, terminal_width
 
     table = [
-        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}" if row["semantic"] else "-",
+        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}" if row["cosine"] is not None else "-",
          f"{row['path']}:{row['start_line']}", f"{row['start_line']}-{row['end_line']}", row["symbol"] or ""]
         for row in rows
     ]
@@ -444,9 +451,24 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
     from paqad.deliver.refresh import refresh_context
 
     paths = resolve_paths(project_root)
-    outcome = refresh_context(paths)
-    if not quiet:
+
+    first: list[str] = []
+
+    def announce(outcome) -> None:
+        first.append(outcome.summary)
+        if quiet:
+            return
         click.echo(outcome.summary)
+        if outcome.backlog:
+            _note("embedding the chunks still without vectors (the index stays searchable; Ctrl-C stops, "
+                  "the next refresh continues) ...")
+
+    outcome = refresh_context(paths, announce=announce)
+    if not quiet:
+        if not first:  # it stopped before searching (retrieval off, no index, another refresh)
+            click.echo(outcome.summary)
+        elif outcome.summary != first[0]:
+            _note(outcome.summary[len(first[0]):].removeprefix("; then "))
 
 
 def register(group: click.Group) -> None:

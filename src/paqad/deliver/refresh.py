@@ -8,25 +8,25 @@ as it was when anything fails. It never rebuilds a whole index: a stale one (set
 is searched by keywords and the summary names ``paqad-ai rag rebuild``.
 
 The hook's in-budget answer, :func:`paqad.deliver.answer.section_for_prompt`, lives in a module of
-its own that imports no more than a keyword search needs (re-exported here).
+its own that imports no more than a keyword search needs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import logging
 import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from paqad import store as store_mod
 from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths, index_exists
 from paqad.build import IndexReport, embed_backlog, sync
-from paqad.deliver.answer import section_for_prompt  # noqa: F401 - the hook's answer lives in a lean module
 from paqad.deliver.delivery import deliver
 from paqad.deliver.query import choose_query, read_last_prompt
 from paqad.deliver.session_file import write_section
@@ -53,8 +53,12 @@ def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
     try:
         paths.logs_dir.mkdir(parents=True, exist_ok=True)
         logger = logging.getLogger(f"paqad.{where}")
+        target = str((paths.logs_dir / f"{where}.log").absolute())
+        for old in [h for h in logger.handlers if getattr(h, "baseFilename", None) != target]:
+            logger.removeHandler(old)  # another project's log (one process may serve several)
+            old.close()
         if not logger.handlers:
-            handler = logging.FileHandler(paths.logs_dir / f"{where}.log", encoding="utf-8")
+            handler = logging.FileHandler(target, encoding="utf-8")
             handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
             logger.addHandler(handler)
             logger.propagate = False
@@ -91,8 +95,15 @@ def _prompt_stamp(paths: ProjectPaths) -> str | None:
     return record.get("recorded_at") if record else None
 
 
-def refresh_context(paths: ProjectPaths, settings: Settings | None = None) -> RefreshOutcome:
-    """Sync, choose the query, search, write the section. Returns a one-line summary."""
+def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
+                    announce: Callable[[RefreshOutcome], None] | None = None) -> RefreshOutcome:
+    """Sync, choose the query, search, write the section; then, when chunks are left without
+    vectors (an interrupted build), embed them. Returns the outcome and its one-line summary.
+
+    ``announce`` hears the outcome as soon as the section is written, before that embedding
+    starts (the CLI prints it then); the returned summary, and the last-refresh record, add
+    what the embedding did.
+    """
     started = time.perf_counter()
     try:
         settings = settings or load_settings(paths)
@@ -113,27 +124,38 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None) -> Re
             if _prompt_stamp(paths) == stamp:
                 break
     record_last_refresh(paths, outcome.summary, outcome.seconds)
+    if announce is not None:
+        announce(outcome)
     if outcome.backlog:
-        _continue_embedding(paths, settings)
+        began = time.perf_counter()
+        done = _continue_embedding(paths, settings)
+        if done:
+            seconds = time.perf_counter() - began
+            outcome = dataclasses.replace(
+                outcome, summary=f"{outcome.summary}; then embedded {done} chunks left without vectors in {seconds:.1f}s",
+                backlog=False)
+            record_last_refresh(paths, outcome.summary, outcome.seconds + seconds)
     return outcome
 
 
-def _continue_embedding(paths: ProjectPaths, settings: Settings) -> None:
-    """Embed the chunks an interrupted build left without vectors, after the section is written.
+def _continue_embedding(paths: ProjectPaths, settings: Settings) -> int:
+    """Embed the chunks an interrupted build left without vectors, after the section is written;
+    returns how many got a vector.
 
-    One background embedder at a time (``state/embed.lock``); it lets go of the writer lock
-    between batches, so the next prompts' refreshes still sync edited files.
+    One embedder at a time (``state/embed.lock``); it lets go of the writer lock between
+    batches, so the next prompts' refreshes still sync edited files.
     """
     with _refresh_lock(paths, "embed.lock") as held:
         if not held:
-            return
+            return 0
         embedder, _ = load_embedder(paths, settings)
         if embedder is None:
-            return
+            return 0
         try:
-            embed_backlog(paths, settings, embedder)
+            return embed_backlog(paths, settings, embedder)
         except Exception as exc:  # noqa: BLE001 - the next refresh tries again
             log_failure(paths, "refresh", exc)
+            return 0
 
 
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:

@@ -30,7 +30,7 @@ from paqad.project import ProjectPaths
 from paqad.search.floor import apply_floor
 from paqad.search.results import SearchResult
 
-QUERY_LABEL = "this prompt"  # what the hook path labels a prompt query (refresh.section_for_prompt)
+QUERY_LABEL = "this prompt"  # what the hook path labels a prompt query (deliver.answer.section_for_prompt)
 
 
 @dataclass(frozen=True)

@@ -182,7 +182,8 @@ def symbol_markdown(out: SymbolOutput) -> str:
 
 def grep_markdown(out: GrepOutput) -> str:
     what = "regex" if out.regex else "text"
-    summary = f"{len(out.matches)} matching lines for {what} {out.pattern!r} in {out.files_searched} indexed files" + \
+    noun = "line" if len(out.matches) == 1 else "lines"
+    summary = f"{len(out.matches)} matching {noun} for {what} {out.pattern!r} in {out.files_searched} indexed files" + \
         (" (truncated)" if out.truncated else "") + "."
     lines = header_lines(summary, out.index, None)
     current = None
@@ -245,6 +246,6 @@ def grep_files(root: Path, paths: Sequence[str], pattern: re.Pattern[str], max_r
             if pattern.search(line):
                 if len(matches) >= max_results:
                     return matches, searched, True
-                shown = line.strip()
+                shown = line.rstrip()  # indentation kept: it shows where the line sits
                 matches.append(GrepMatch(path=rel, line=number, text=shown if len(shown) <= MAX_LINE_CHARS else shown[:MAX_LINE_CHARS] + "…"))
     return matches, searched, False

@@ -229,6 +229,10 @@ def spawn_refresh(root: Path) -> subprocess.Popen[bytes]:
     )
 
 
+# Settings the hook itself applies (the warm process's answer does not depend on them).
+HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS"})
+
+
 def run_prompt_hook(
     host: Host,
     raw_input: bytes | str,
@@ -285,7 +289,10 @@ def run_prompt_hook(
         return HookOutcome(nothing, False, None, "no index")
 
     start_warm = False
-    if settings.rag_warm_process:
+    # The warm process reads its settings from the files, not from this process's environment: a
+    # PAQAD_RAG_* variable set for this prompt is honoured by answering here instead.
+    if settings.rag_warm_process and not any(name.startswith("PAQAD_RAG_") and name not in HOOK_SIDE_VARIABLES
+                                             for name in os.environ):
         from paqad.hosts import warm
 
         try:

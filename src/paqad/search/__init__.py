@@ -17,6 +17,7 @@ from paqad.errors import IndexStaleError, PaqadError
 from paqad.project import ProjectPaths
 from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.results import SearchResponse, SearchResult
+from paqad.store.state import embedding_changes
 from paqad.search.signals import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like, is_test_path
 from paqad.search.confidence import calibration_for
 from paqad.search.ranking import POOL_SIZE, Pools, RankingOptions, ablations, gather, rank
@@ -89,6 +90,11 @@ def search(
         if use_dense and embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
             embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
                                         f"({int(coverage * 100)}% so far, embedding continues); keyword search only")
+        changed = embedding_changes(store.meta(), settings) if use_dense else []
+        if changed:  # settings changed since the build: say it in the user's terms, not fingerprints
+            if deadline is None and embedder is not None:
+                raise IndexStaleError(changed)
+            embedder, degraded = None, f"index is stale ({'; '.join(changed)}); run `paqad-ai rag rebuild`; keyword search only"
         if use_dense and embedder is not None and deadline is None:
             meta = store.meta()
             if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:

@@ -175,10 +175,19 @@ def _prose_of(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not _FRAME_LINE.match(line))
 
 
+MAX_TOKEN_CHARS = 256  # longer runs without whitespace (base64, minified code, hashes) are cut
+_LONG_TOKEN = re.compile(r"\S{%d,}" % (MAX_TOKEN_CHARS + 1))
+
+
 @lru_cache(maxsize=256)
 def analyze(query: str) -> QueryInfo:
-    """Read a query (see the module docstring). Never raises."""
-    text = query.strip()
+    """Read a query (see the module docstring). Never raises.
+
+    Runs of more than :data:`MAX_TOKEN_CHARS` characters without whitespace keep only their first
+    :data:`MAX_TOKEN_CHARS`: no identifier or path is that long, and the traceback patterns would
+    otherwise backtrack over them (a pasted 100 kB blob took 25 s).
+    """
+    text = _LONG_TOKEN.sub(lambda m: m.group(0)[:MAX_TOKEN_CHARS], query.strip())
     single = _symbol_query(text)
     identifiers: dict[str, Identifier] = {}
     if single is not None:

@@ -18,6 +18,7 @@ vectors batch by batch, each batch its own transaction. One writer at a time
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -432,6 +433,15 @@ class IndexStore:
 def _connect(db_path: Path, readonly: bool = False) -> sqlite3.Connection:
     if readonly:
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10, check_same_thread=False)
+        try:
+            db.execute("PRAGMA user_version").fetchone()
+        except sqlite3.OperationalError:
+            if _writable(db_path):
+                raise
+            # A read-only folder: a WAL reader cannot create or map the -shm file. Nobody can write
+            # the index then either, so reading it as an immutable file is safe.
+            db.close()
+            db = sqlite3.connect(f"file:{db_path}?mode=ro&immutable=1", uri=True, timeout=10, check_same_thread=False)
     else:
         db = sqlite3.connect(db_path, timeout=30, isolation_level=None, check_same_thread=False)
         # Must come first: auto_vacuum only takes on a database with no page yet (or at a VACUUM).
@@ -440,6 +450,24 @@ def _connect(db_path: Path, readonly: bool = False) -> sqlite3.Connection:
         db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA busy_timeout=10000")
     return db
+
+
+def _writable(db_path: Path) -> bool:
+    files = [db_path.parent, *(Path(str(db_path) + suffix) for suffix in ("", "-wal", "-shm"))]
+    if not all(os.access(f, os.W_OK) for f in files if f.exists()):
+        return False
+    try:  # `chattr +i` holds even for root, whom os.access always answers yes
+        import fcntl
+        import struct
+
+        fd = os.open(db_path.parent, os.O_RDONLY)
+        try:
+            flags = struct.unpack("i", fcntl.ioctl(fd, 0x80086601, b"\0" * 8)[:4])[0]  # FS_IOC_GETFLAGS
+        finally:
+            os.close(fd)
+        return not flags & 0x10  # FS_IMMUTABLE_FL
+    except OSError:
+        return True
 
 
 def open_store(paths: ProjectPaths, *, create: bool = False, readonly: bool = False) -> IndexStore:

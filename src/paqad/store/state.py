@@ -12,7 +12,6 @@ from typing import Any, Mapping
 
 from paqad.config import Settings
 from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
-from paqad.index.chunking import CHUNKER_VERSION
 from paqad.project import ProjectPaths
 from paqad.store.index_store import index_size_bytes, read_summary
 from paqad.store.lock import current_writer
@@ -23,13 +22,39 @@ NO_BUILD_YET = "no complete build yet"
 
 def expected_meta(settings: Settings) -> dict[str, str]:
     """What an index must record to be valid for ``settings`` (without loading the model)."""
+    from paqad.index.chunking import CHUNKER_VERSION  # here: the prompt hook's search never needs the chunker
+
     return {
         "schema_version": str(SCHEMA_VERSION),
         "chunker_version": str(CHUNKER_VERSION),
+        **_embedding_meta(settings),
+    }
+
+
+def _embedding_meta(settings: Settings) -> dict[str, str]:
+    return {
         "provider": settings.rag_embedding_provider,
         "model": settings.rag_embedding_model,
         "precision": settings.rag_embedding_precision if settings.rag_embedding_provider == "local" else "",
     }
+
+
+def embedding_changes(meta: Mapping[str, str], settings: Settings) -> list[str]:
+    """The stale reasons that come from the embedding settings alone (provider, model,
+    precision), in :func:`stale_reasons`' words; cheap (what a search checks before using the
+    dense side). Empty for an index with no complete build (nothing recorded to compare)."""
+    if not meta.get("built_at"):
+        return []
+    return _differences(meta, _embedding_meta(settings))
+
+
+def _differences(meta: Mapping[str, str], wanted: Mapping[str, str]) -> list[str]:
+    reasons = []
+    for key, want in wanted.items():
+        have = meta.get(key, "")
+        if have != want:
+            reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
+    return reasons
 
 
 _META_LABELS = {"schema_version": "schema", "chunker_version": "chunker version", "provider": "provider",
@@ -40,11 +65,7 @@ def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str 
     """Why an index recorded with ``meta`` cannot be used as is with ``settings`` (empty: valid)."""
     if not meta.get("built_at"):
         return [NO_BUILD_YET]
-    reasons = []
-    for key, want in expected_meta(settings).items():
-        have = meta.get(key, "")
-        if have != want:
-            reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
+    reasons = _differences(meta, expected_meta(settings))
     # A changed model or precision changes the fingerprint too: say only what the user changed.
     if not reasons and fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
         reasons.append(f"embedding model files or runtime changed ({meta['fingerprint']} -> {fingerprint})")
@@ -101,7 +122,7 @@ class IndexState:
             "files": self.files,
             "chunks": self.chunks,
             "embedded_chunks": self.embedded,
-            "semantic_coverage": round(self.coverage, 4),
+            "semantic_coverage": round(self.coverage, 4) if self.chunks or self.valid else None,
             "languages": dict(self.languages),
             "cached_embeddings": self.cached_embeddings,
             "rejected": dict(self.rejected),
