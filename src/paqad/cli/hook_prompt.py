@@ -39,7 +39,8 @@ def parse(args: list[str]) -> tuple[str, Path | None] | None:
 
 
 def run(host_name: str, project_root: Path | None) -> int:
-    """Read the host's JSON on stdin, answer on stdout within the budget; always 0."""
+    """Read the host's JSON on stdin, answer on stdout within the budget, then exit the process
+    with status 0 (it never returns: see the end)."""
     from paqad.hosts import get_host
     from paqad.hosts.prompt_hook import process_age_seconds, read_stdin, run_prompt_hook
 
@@ -59,8 +60,8 @@ def run(host_name: str, project_root: Path | None) -> int:
         else:
             sys.stdout.write(data.decode("utf-8", "replace"))
     sys.stdout.flush()
-    if outcome.worker is not None:
-        # The search thread may sit inside native code; do not wait for it at interpreter exit.
-        sys.stderr.flush()
-        os._exit(0)
-    return 0
+    sys.stderr.flush()
+    # The answer is out: skip the interpreter's teardown (a search thread may sit inside native
+    # code; onnxruntime sessions and thread pools are slow to finalise on a busy CPU). Logs are
+    # flushed per record; the refresh was started detached.
+    os._exit(0)
