@@ -452,10 +452,7 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
 
     paths = resolve_paths(project_root)
 
-    first: list[str] = []
-
     def announce(outcome) -> None:
-        first.append(outcome.summary)
         if quiet:
             return
         click.echo(outcome.summary)
@@ -464,11 +461,8 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
                   "the next refresh continues) ...")
 
     outcome = refresh_context(paths, announce=announce)
-    if not quiet:
-        if not first:  # it stopped before searching (retrieval off, no index, another refresh)
-            click.echo(outcome.summary)
-        elif outcome.summary != first[0]:
-            _note(outcome.summary[len(first[0]):].removeprefix("; then "))
+    if outcome.backlog_embedded and not quiet:
+        _note(f"embedded {outcome.backlog_embedded} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
 
 
 def register(group: click.Group) -> None:

@@ -79,16 +79,9 @@ def configured_embedder(paths: ProjectPaths, settings: Settings):
     """``(embedder, None)``: the configured embedder without loading its model (that is the
     dense side's job), or ``(None, why)``: one line naming the problem and the fix. Never fetches
     a model (the hook and the warm process must not download)."""
-    from paqad.embed import model_store
     from paqad.embed.factory import get_embedder
 
     try:
-        embedder = get_embedder(settings, paths)
-        repo_id, precision = settings.rag_embedding_model, settings.rag_embedding_precision
-        if embedder.provider == "local" and not model_store.is_stored(repo_id, precision):
-            return None, (f"semantic search unavailable (embedding model {repo_id} is not in the model store "
-                          f"({model_store.model_dir(repo_id)}); the prompt hook never fetches it: run "
-                          "`paqad-ai rag model pull`); keyword search only")
-        return embedder, None
+        return get_embedder(settings, paths, fetch=False), None
     except PaqadError as exc:
         return None, f"semantic search unavailable ({exc}); keyword search only"

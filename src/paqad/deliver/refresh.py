@@ -46,6 +46,8 @@ class RefreshOutcome:
     passages: int = 0
     seconds: float = 0.0
     backlog: bool = False  # chunks are left without vectors: embedding continues after the refresh
+    backlog_embedded: int = 0  # chunks that embedding gave a vector, in backlog_seconds
+    backlog_seconds: float = 0.0
 
 
 def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
@@ -100,23 +102,39 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
     """Sync, choose the query, search, write the section; then, when chunks are left without
     vectors (an interrupted build), embed them. Returns the outcome and its one-line summary.
 
-    ``announce`` hears the outcome as soon as the section is written, before that embedding
-    starts (the CLI prints it then); the returned summary, and the last-refresh record, add
-    what the embedding did.
+    ``announce`` hears the outcome once, as soon as it is known and before that embedding starts
+    (the CLI prints it then); the returned outcome's ``backlog_embedded`` and ``summary``, and the
+    last-refresh record, add what the embedding did.
     """
+    outcome, settings = _refresh(paths, settings)
+    if announce is not None:
+        announce(outcome)
+    if outcome.backlog and settings is not None:
+        began = time.perf_counter()
+        done = _continue_embedding(paths, settings)
+        if done:
+            seconds = time.perf_counter() - began
+            outcome = dataclasses.replace(
+                outcome, summary=f"{outcome.summary}; then embedded {done} chunks left without vectors in {seconds:.1f}s",
+                backlog=False, backlog_embedded=done, backlog_seconds=seconds)
+            record_last_refresh(paths, outcome.summary, outcome.seconds + seconds)
+    return outcome
+
+
+def _refresh(paths: ProjectPaths, settings: Settings | None) -> tuple[RefreshOutcome, Settings | None]:
     started = time.perf_counter()
     try:
         settings = settings or load_settings(paths)
     except PaqadError as exc:
         log_failure(paths, "refresh", exc)
-        return RefreshOutcome(f"config error, nothing done: {exc}")
+        return RefreshOutcome(f"config error, nothing done: {exc}"), None
     if not settings.rag_enabled:
-        return RefreshOutcome("retrieval is off (rag_enabled=false); nothing to do")
+        return RefreshOutcome("retrieval is off (rag_enabled=false); nothing to do"), settings
     if not index_exists(paths):
-        return RefreshOutcome(NO_INDEX_MESSAGE)
+        return RefreshOutcome(NO_INDEX_MESSAGE), settings
     with _refresh_lock(paths) as held:
         if not held:
-            return RefreshOutcome("another refresh is running; it will pick up the latest prompt")
+            return RefreshOutcome("another refresh is running; it will pick up the latest prompt"), settings
         outcome = RefreshOutcome("nothing done")
         for _ in range(MAX_CATCH_UP_ROUNDS):
             stamp = _prompt_stamp(paths)
@@ -124,18 +142,7 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
             if _prompt_stamp(paths) == stamp:
                 break
     record_last_refresh(paths, outcome.summary, outcome.seconds)
-    if announce is not None:
-        announce(outcome)
-    if outcome.backlog:
-        began = time.perf_counter()
-        done = _continue_embedding(paths, settings)
-        if done:
-            seconds = time.perf_counter() - began
-            outcome = dataclasses.replace(
-                outcome, summary=f"{outcome.summary}; then embedded {done} chunks left without vectors in {seconds:.1f}s",
-                backlog=False)
-            record_last_refresh(paths, outcome.summary, outcome.seconds + seconds)
-    return outcome
+    return outcome, settings
 
 
 def _continue_embedding(paths: ProjectPaths, settings: Settings) -> int:

@@ -12,22 +12,33 @@ if TYPE_CHECKING:
     from paqad.config import Settings
 
 
-def get_embedder(settings: Settings, paths: ProjectPaths | None = None) -> Embedder:
+def get_embedder(settings: Settings, paths: ProjectPaths | None = None, *, fetch: bool = True) -> Embedder:
     """The embedder for ``settings.rag_embedding_provider`` and ``settings.rag_embedding_model``.
 
     ``local`` -> :class:`LocalEmbedder` (precision from ``rag_embedding_precision``; nothing is
-    loaded yet). ``openai`` / ``voyageai`` -> the remote provider, which reads its API key via
-    ``paths`` (default: the project around the current directory). Remote modules are imported
-    only when chosen.
+    loaded yet, the files are fetched on first use). ``fetch=False`` (the prompt hook and the warm
+    process: no room for a download) requires the model files to be in the store already.
+    ``openai`` / ``voyageai`` -> the remote provider, which reads its API key via ``paths``
+    (default: the project around the current directory). Remote modules are imported only when
+    chosen.
 
     Raises:
         ConfigError: unknown provider.
+        ModelMissingError: ``fetch=False`` and the local model is not in the store.
     """
     provider = settings.rag_embedding_provider
     if provider == "local":
         from paqad.embed.local import LocalEmbedder
 
-        return LocalEmbedder(settings.rag_embedding_model, settings.rag_embedding_precision)
+        repo_id, precision = settings.rag_embedding_model, settings.rag_embedding_precision
+        if not fetch:
+            from paqad.embed import model_store
+
+            if not model_store.is_stored(repo_id, precision):
+                raise ModelMissingError(
+                    f"embedding model {repo_id} is not in the model store ({model_store.model_dir(repo_id)}); "
+                    "the prompt hook never fetches it: run `paqad-ai rag model pull`")
+        return LocalEmbedder(repo_id, precision)
     paths = paths or ProjectPaths(find_project_root())
     if provider == "openai":
         from paqad.embed.openai_provider import OpenAIEmbedder
@@ -54,16 +65,12 @@ def load_model(settings: Settings, paths: ProjectPaths | None = None, *, fetch: 
             cannot be loaded (damaged); the message names the folder and the command that fixes it.
         KeyMissingError, ConfigError: from :func:`get_embedder`.
     """
-    embedder = get_embedder(settings, paths)
+    embedder = get_embedder(settings, paths, fetch=fetch)
     if embedder.provider != "local":
         return embedder
     from paqad.embed import model_store
 
-    repo_id, precision = settings.rag_embedding_model, settings.rag_embedding_precision
-    if not fetch and not model_store.is_stored(repo_id, precision):
-        raise ModelMissingError(
-            f"embedding model {repo_id} is not in the model store ({model_store.model_dir(repo_id)}); "
-            "the prompt hook never fetches it: run `paqad-ai rag model pull`")
+    repo_id = settings.rag_embedding_model
     try:
         embedder.fingerprint  # noqa: B018 - fetches the files when absent, or raises ModelMissingError
         vector = embedder.embed_query("paqad")

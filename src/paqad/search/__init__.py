@@ -85,18 +85,18 @@ def search(
     store = store or store_mod.open_store(paths, readonly=True)
     try:
         use_dense = options.dense
-        embedded, chunks = store.coverage()
+        meta = store.meta()
+        embedded, chunks = store.coverage(meta)
         coverage = embedded / chunks if chunks else 1.0
         if use_dense and embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
             embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
                                         f"({int(coverage * 100)}% so far, embedding continues); keyword search only")
-        changed = embedding_changes(store.meta(), settings) if use_dense else []
+        changed = embedding_changes(meta, settings) if use_dense else []
         if changed:  # settings changed since the build: say it in the user's terms, not fingerprints
             if deadline is None and embedder is not None:
                 raise IndexStaleError(changed)
             embedder, degraded = None, f"index is stale ({'; '.join(changed)}); run `paqad-ai rag rebuild`; keyword search only"
         if use_dense and embedder is not None and deadline is None:
-            meta = store.meta()
             if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:
                 raise IndexStaleError([f"index was built with {meta.get('model')} ({meta.get('fingerprint')}), "
                                        f"not {embedder.model_id}"])

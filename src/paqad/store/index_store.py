@@ -31,10 +31,8 @@ from paqad.store import codec, vectors
 from paqad.store.records import Applied, ChangeSet, ChunkRow, DenseView, PendingChunk, symbol_key
 from paqad.store.schema import SCHEMA_VERSION, migrate
 
-if TYPE_CHECKING:  # a keyword search imports neither numpy nor the chunker (the prompt hook's budget)
+if TYPE_CHECKING:  # a keyword search does not import numpy (the prompt hook's budget)
     import numpy as np
-
-    from paqad.index.chunking import Chunk
 
 MAX_PARAMS = 500  # ids per IN (...) list
 
@@ -176,23 +174,6 @@ class IndexStore:
             "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha256, language, chunk_count) VALUES (?,?,?,?,?,?)",
             (row.path, row.size, row.mtime_ns, row.sha256, row.language, row.chunk_count),
         )
-
-    def insert_chunk(self, chunk: "Chunk", fts_tokens: str, vec: int | None = None) -> int:
-        """Insert ``chunk``, its FTS5 row and its symbol-table rows (one per symbol whose definition
-        line it holds); ``vec`` is its row in the vector store (None: not embedded yet). Returns the id."""
-        cur = self.db.execute(
-            "INSERT INTO chunks(path, start_line, end_line, language, symbol, kind, signature, text, vec, fts_hash,"
-            " defines) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (chunk.path, chunk.start_line, chunk.end_line, chunk.language, chunk.symbol, chunk.kind,
-             chunk.signature, codec.pack_text(chunk.text), vec, codec.token_hash(fts_tokens), int(chunk.defines)),
-        )
-        chunk_id = int(cur.lastrowid)
-        self.db.execute("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)", (chunk_id, fts_tokens))
-        self.db.executemany(
-            "INSERT INTO symbols(key, symbol, chunk_id) VALUES (?, ?, ?)",
-            [(symbol_key(symbol), symbol, chunk_id) for symbol in chunk.definitions if symbol_key(symbol)],
-        )
-        return chunk_id
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
         out: dict[int, ChunkRow] = {}
@@ -364,10 +345,14 @@ class IndexStore:
             return recorded
         return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
-    def coverage(self) -> tuple[int, int]:
-        """``(chunks with a vector, chunks)`` as recorded at the last commit."""
-        chunks = self.chunk_count()
-        embedded = self._meta_int("embedded")
+    def coverage(self, meta: Mapping[str, str] | None = None) -> tuple[int, int]:
+        """``(chunks with a vector, chunks)`` as recorded at the last commit (from ``meta``, the
+        values of :meth:`meta`, when the caller has read them already)."""
+        if meta is None or "chunks" not in meta:
+            chunks = self.chunk_count()
+            embedded = self._meta_int("embedded")
+        else:
+            chunks, embedded = int(meta["chunks"]), int(meta["embedded"]) if "embedded" in meta else None
         return (chunks if embedded is None else embedded), chunks
 
     def prefix_ids(self, prefix: str) -> "np.ndarray":

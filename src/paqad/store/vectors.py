@@ -50,13 +50,6 @@ def quantize(vectors: np.ndarray) -> np.ndarray:
     return out
 
 
-def dequantize(records: np.ndarray) -> np.ndarray:
-    """``(k,)`` records -> ``(k, d)`` float32 unit rows."""
-    import numpy as np
-
-    return records["v"].astype(np.float32) * records["s"][:, None]
-
-
 def model_id(db: sqlite3.Connection, fingerprint: str, dimension: int | None = None) -> int | None:
     """The ``models`` row id of ``fingerprint``; created when ``dimension`` is given, else None if absent."""
     row = db.execute("SELECT id FROM models WHERE fingerprint = ?", (fingerprint,)).fetchone()
