@@ -15,7 +15,7 @@ from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, P
 from paqad.project import ProjectPaths
 from paqad.store.index_store import index_size_bytes, read_summary
 from paqad.store.lock import current_writer
-from paqad.store.schema import SCHEMA_VERSION
+from paqad.store.schema import READABLE_FROM, SCHEMA_VERSION
 
 NO_BUILD_YET = "no complete build yet"
 
@@ -65,7 +65,11 @@ def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str 
     """Why an index recorded with ``meta`` cannot be used as is with ``settings`` (empty: valid)."""
     if not meta.get("built_at"):
         return [NO_BUILD_YET]
-    reasons = _differences(meta, expected_meta(settings))
+    wanted = expected_meta(settings)
+    have = meta.get("schema_version", "")
+    if have.isdigit() and READABLE_FROM <= int(have) < SCHEMA_VERSION:
+        wanted["schema_version"] = meta["schema_version"]  # served as is; the next sync migrates it in place
+    reasons = _differences(meta, wanted)
     # A changed model or precision changes the fingerprint too: say only what the user changed.
     if not reasons and fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
         reasons.append(f"embedding model files or runtime changed ({meta['fingerprint']} -> {fingerprint})")
