@@ -40,6 +40,7 @@ from paqad.index.filters import (
     size_reason,
     type_reason,
 )
+from paqad.index.fs_names import fs_name, text_name
 from paqad.index.rows import stat_key_of
 from paqad.index.stacks import StackPack, detect_stacks
 
@@ -321,7 +322,7 @@ def discover(
         except OSError:
             continue
         for entry in entries:
-            rel = prefix + entry.name
+            rel = prefix + text_name(entry.name)  # UTF-8 text whatever the locale; entry.path stays the OS's
             try:
                 is_symlink = entry.is_symlink()
                 is_dir = not is_symlink and entry.is_dir(follow_symlinks=False)
@@ -390,11 +391,11 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     when the path does not exist, OutsideProjectError when it lies outside ``root``.
     """
     root = Path(root).resolve()
-    rel = project_relative(root, rel_path)
+    rel = text_name(project_relative(root, rel_path))
     if not rel:
         raise PaqadError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
     parts = rel.split("/")
-    target = root.joinpath(*parts)
+    target = root / fs_name(rel)
     if not os.path.lexists(target):
         raise PaqadError(f"{rel_path}: no such file or folder in the project")
     rules = _Rules.load(root, max_file_size)
@@ -404,7 +405,7 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     link_ancestor = False
     for i, name in enumerate(parts[:-1]):
         rel_dir = "/".join(parts[: i + 1]) + "/"
-        folder = root.joinpath(*parts[: i + 1])
+        folder = root / fs_name("/".join(parts[: i + 1]))
         if folder.is_symlink():
             link_ancestor = True  # the walk never follows it
             break

@@ -28,6 +28,7 @@ from typing import Callable, Mapping
 from paqad.index.chunking import Chunk, chunk_file
 from paqad.index.discover import Discovery, discover
 from paqad.index.filters import FilterDecision, looks_hand_written
+from paqad.index.fs_names import fs_name
 from paqad.index.languages import language_for_path
 from paqad.index.rows import FileRow, is_racily_clean  # FileRow lives there so the store can import it cheaply
 
@@ -87,7 +88,7 @@ def plan_sync(root: Path, max_file_size: int, known: Mapping[str, FileRow], full
         if full or stats.get(d.path) != (d.size, d.mtime_ns, d.ctime_ns, d.inode)
     )
     too_large = [d for d in found.rejected if d.reason == "check:too-large"][:MAX_LARGE_CHECKED]
-    large = tuple((d.path, d.size) for d in too_large if looks_hand_written(root / d.path))
+    large = tuple((d.path, d.size) for d in too_large if looks_hand_written(root / fs_name(d.path)))
     return SyncPlan(found, full, removed, to_read, large)
 
 
@@ -107,7 +108,7 @@ def chunk_changed(
     for i, decision in enumerate(plan.to_read):
         old = None if plan.full else known.get(decision.path)
         try:
-            data = (root / decision.path).read_bytes()
+            data = (root / fs_name(decision.path)).read_bytes()
         except OSError:
             continue
         digest = hashlib.sha256(data).hexdigest()
