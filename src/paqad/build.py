@@ -35,7 +35,7 @@ from typing import Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
-from paqad.errors import IndexStaleError, PaqadError
+from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError
 from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
@@ -172,7 +172,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     if reasons and not (full or allow_rebuild):
         # A stale index, or one whose first build never committed: building it is `rebuild`'s or
         # `init`'s job, with progress, never a side effect of a probe or a refresh.
-        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else "paqad-ai rag init")
+        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else FINISH_FIRST_BUILD)
     if reasons and meta.get("built_at"):
         reason = "; ".join(reasons)
     full = full or bool(reasons)

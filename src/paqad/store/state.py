@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from paqad.config import Settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
+from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths
 from paqad.store.index_store import index_size_bytes, read_summary
 from paqad.store.lock import current_writer
@@ -144,8 +144,7 @@ class IndexState:
         if self.reasons == (NO_BUILD_YET,) and self.build_running:
             return f"Index: first build running (pid {self.build_running['pid']}); nothing to search until it finishes"
         if self.reasons == (NO_BUILD_YET,):
-            return ("Index: no complete build yet (the first build was interrupted or failed); "
-                    "run `paqad-ai rag rebuild`")
+            return "Index: " + NO_COMPLETE_BUILD_MESSAGE.removeprefix("the index has ")
         return "Index: " + ("valid" if self.valid else "stale: " + "; ".join(self.reasons))
 
 
