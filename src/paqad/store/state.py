@@ -7,13 +7,14 @@ model fingerprint); :func:`stale_reasons` lists every difference with the settin
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from paqad.config import Settings
 from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths
-from paqad.store.index_store import index_size_bytes, read_summary
+from paqad.store.index_store import index_size_bytes, open_store, read_summary
 from paqad.store.lock import current_writer
 from paqad.store.schema import READABLE_FROM, SCHEMA_VERSION
 
@@ -49,12 +50,38 @@ def embedding_changes(meta: Mapping[str, str], settings: Settings) -> list[str]:
 
 
 def _differences(meta: Mapping[str, str], wanted: Mapping[str, str]) -> list[str]:
+    """One reason per change, in the settings' terms. A provider or model switch is one reason,
+    naming both (``embedding model changed: index has local Xenova/all-MiniLM-L6-v2, settings want
+    openai text-embedding-3-small``); precision is compared only within one provider and model (an
+    OpenAI model has none: "int8 -> none" would be noise)."""
     reasons = []
+    switched = any(meta.get(key, "") != wanted[key] for key in ("provider", "model") if key in wanted)
     for key, want in wanted.items():
         have = meta.get(key, "")
-        if have != want:
+        if key == "provider" and switched:
+            reasons.append(f"embedding model changed: index has {_named_model(meta)}, settings want {_named_model(wanted)}")
+        elif have != want and key not in ("provider", "model") and not (key == "precision" and switched):
             reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
     return reasons
+
+
+def _named_model(values: Mapping[str, str]) -> str:
+    return f"{values.get('provider') or 'unknown provider'} {values.get('model') or 'unknown model'}"
+
+
+def require_same_embedding(paths: ProjectPaths, settings: Settings) -> None:
+    """Raise :class:`~paqad.errors.IndexStaleError` (naming ``paqad-ai rag rebuild``) when the
+    index was built with another provider, model or precision than ``settings``: what ``probe``
+    checks first, so it refuses in one line instead of answering by keywords (README). A missing
+    or unreadable index is left to the caller's own checks."""
+    try:
+        with open_store(paths, readonly=True) as store:
+            meta = store.meta()
+    except (PaqadError, sqlite3.Error):
+        return
+    changed = embedding_changes(meta, settings)
+    if changed:
+        raise IndexStaleError(changed)
 
 
 _META_LABELS = {"schema_version": "schema", "chunker_version": "chunker version", "provider": "provider",
