@@ -265,8 +265,21 @@ def _stage_from_hub(repo_id: str, files: Iterable[str], staging: Path, progress:
     return records
 
 
-def _new_staging_dir() -> Path:
+def _remove_if_empty(folders: Iterable[Path]) -> None:
+    """Remove ``folders`` (deepest first) that a fetch created and left empty, so a command whose
+    fetch failed (a probe with no model) creates nothing (issue 20.14)."""
+    for empty in folders:
+        try:
+            empty.rmdir()  # only an empty folder goes
+        except OSError:
+            return
+
+
+def _new_staging_dir() -> tuple[Path, list[Path]]:
+    """A fresh folder under ``models/.tmp/``, and the folders made for it (``.tmp``, ``models``,
+    ``PAQAD_HOME``: those that did not exist, deepest first)."""
     tmp_root = models_root() / _TMP_DIR_NAME
+    made = [p for p in (tmp_root, tmp_root.parent, tmp_root.parent.parent) if not p.exists()]
     tmp_root.mkdir(parents=True, exist_ok=True)
     now = time.time()
     for old in tmp_root.iterdir():
@@ -275,7 +288,7 @@ def _new_staging_dir() -> Path:
                 shutil.rmtree(old, ignore_errors=True)
         except OSError:
             pass
-    return Path(tempfile.mkdtemp(prefix="fetch-", dir=tmp_root))
+    return Path(tempfile.mkdtemp(prefix="fetch-", dir=tmp_root)), made
 
 
 def _install(repo_id: str, staging: Path, records: dict[str, dict]) -> Path:
@@ -339,7 +352,7 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         if absent:
             raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} lacks {', '.join(absent)}")
 
-    staging = _new_staging_dir()
+    staging, made = _new_staging_dir()
     try:
         if mirror is not None:
             records = _stage_from_folder(repo_id, mirror / repo_id, missing, staging, f"mirror {mirror}", progress)
@@ -354,6 +367,7 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         return _install(repo_id, staging, records)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_if_empty(made or [staging.parent])
 
 
 def import_model(source: Path, repo_id: str | None = None) -> Path:
@@ -379,12 +393,13 @@ def import_model(source: Path, repo_id: str | None = None) -> Path:
     if absent or not onnx_present:
         needs = absent + ([] if onnx_present else [" or ".join(LOCAL_MODEL_FILES.values())])
         raise PaqadError(f"{folder}: lacks {', '.join(needs)} for model {repo_id}; expected a folder laid out like the hub repo")
-    staging = _new_staging_dir()
+    staging, made = _new_staging_dir()
     try:
         records = _stage_from_folder(repo_id, folder, spec.support_files + tuple(onnx_present), staging, f"import {folder}", None)
         return _install(repo_id, staging, records)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_if_empty(made or [staging.parent])
 
 
 def _looks_like_model(folder: Path) -> bool:
