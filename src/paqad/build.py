@@ -243,15 +243,24 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
 
     # 4. embed what the store lacks, batch by batch
     if backlog or first_new is not None:
-        team = team_mod.open_read_through(paths, settings, embedder)
-        try:
-            embedding = _embed_pending(store, embedder, tick, after=0 if backlog or first_new is None else first_new, team=team)
-        finally:
-            if team is not None:
-                team.close()
-        report = dataclasses.replace(report, **embedding, team_note=team.note if team is not None else "")
+        report = dataclasses.replace(report, **_embed_read_through(
+            paths, settings, store, embedder, tick, after=0 if backlog or first_new is None else first_new))
     store.reclaim()
     return dataclasses.replace(report, pending=store.pending_count())
+
+
+def _embed_read_through(paths: ProjectPaths, settings: Settings, store: store_mod.IndexStore, embedder: Embedder,
+                        tick: Progress, after: int) -> dict[str, float | int | str]:
+    """:func:`_embed_pending` through the team store when one is configured (DESIGN §14); adds
+    the report's ``team_note``."""
+    team = team_mod.open_read_through(paths, settings, embedder)
+    try:
+        fields: dict[str, float | int | str] = {**_embed_pending(store, embedder, tick, after=after, team=team)}
+    finally:
+        if team is not None:
+            team.close()
+    fields["team_note"] = team.note if team is not None else ""
+    return fields
 
 
 def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progress, after: int = 0,
