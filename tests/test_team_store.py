@@ -122,6 +122,10 @@ def test_teammate_init_embeds_nothing_the_first_published(first_clone, tmp_path,
     root2 = tmp_path / "clone2"
     git(tmp_path, "clone", "-q", str(root1), str(root2))
     _team_env(monkeypatch, cluster.url(WRITER, db), tmp_path / "home2")
+    monkeypatch.delenv("PAQAD_TEAM_STORE_PASSWORD")  # this teammate keeps it in .paqad/secrets.env
+    (root2 / ".paqad").mkdir(exist_ok=True)
+    (root2 / ".paqad" / "secrets.env").write_text(f"PAQAD_TEAM_STORE_PASSWORD={PASSWORD}\n", encoding="utf-8")
+    (root2 / ".paqad" / "secrets.env").chmod(0o600)
     report2 = _init(root2)
     assert (report2.embedded, report2.team_chunks, report2.pending) == (0, report1.chunks_total, 0)
     assert report2.team_note == "" and "vectors from the team store" in report2.summary()

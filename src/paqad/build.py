@@ -60,7 +60,8 @@ class IndexReport:
     without a vector afterwards (an unfinished embedding: keyword search only for them).
     ``searchable_seconds`` is when the keyword index was committed (from the start of the sync).
     ``team_chunks`` chunks whose vector came from the team store (DESIGN §14); ``team_note`` the
-    one line about it when it could not be used (down, auth, TLS, timeout, a bad vector).
+    one line about it when it could not be used (down, auth, TLS, timeout, a bad vector);
+    ``team_seconds`` the time spent talking to it (connect, lookups, writes).
     ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
     ``large_sources`` names the too-large ones that look hand-written, as (path, bytes). ``warning``
     is a line for people when something needs their attention (no file could be indexed).
@@ -86,6 +87,7 @@ class IndexReport:
     warning: str = ""
     team_chunks: int = 0
     team_note: str = ""
+    team_seconds: float = 0.0
 
     @property
     def changed(self) -> bool:
@@ -260,6 +262,7 @@ def _embed_read_through(paths: ProjectPaths, settings: Settings, store: store_mo
         if team is not None:
             team.close()
     fields["team_note"] = team.note if team is not None else ""
+    fields["team_seconds"] = team.seconds if team is not None else 0.0
     return fields
 
 

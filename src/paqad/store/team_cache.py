@@ -17,6 +17,7 @@ here, re-quantised to the same bytes by :func:`paqad.store.vectors.quantize`.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
@@ -73,7 +74,7 @@ class TeamReadThrough:
     """The team store as a build sees it: :meth:`lookup` before embedding, :meth:`publish` after.
 
     Counters: ``fetched`` texts whose vector came from the team, ``published`` rows written,
-    ``rejected`` rows refused as invalid. ``note`` is the one line a build reports ("" when all
+    ``rejected`` rows refused as invalid, ``seconds`` spent on the store (connect, lookups, writes). ``note`` is the one line a build reports ("" when all
     went well). Never raises for a fault of the store; call :meth:`close` at the end.
     """
 
@@ -81,6 +82,7 @@ class TeamReadThrough:
         self.url, self.label, self._password = url, redacted_url(url), password
         self.fingerprint, self.dimension, self.write = fingerprint, dimension, write
         self.fetched = self.published = self.rejected = 0
+        self.seconds = 0.0
         self._store: team.TeamStore | None = None
         self._fp_id: int | None = None
         self._off = False
@@ -138,6 +140,13 @@ class TeamReadThrough:
     def lookup(self, text_hashes: Sequence[str]) -> dict[str, "np.ndarray"]:
         """The team's vectors of the given texts (sha256 hex): ``{hex: (dimension,) float32}``;
         {} when the store is off, unreachable or holds none of them."""
+        started = time.perf_counter()
+        try:
+            return self._lookup(text_hashes)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _lookup(self, text_hashes: Sequence[str]) -> dict[str, "np.ndarray"]:
         if not text_hashes or not self._open():
             return {}
         assert self._store is not None and self._fp_id is not None
@@ -164,6 +173,13 @@ class TeamReadThrough:
 
     def publish_records(self, rows: Sequence[tuple[bytes, bytes]]) -> int:
         """Write (32-byte sha256, record bytes) rows; a permission error stops writing, other faults everything."""
+        started = time.perf_counter()
+        try:
+            return self._publish_records(rows)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _publish_records(self, rows: Sequence[tuple[bytes, bytes]]) -> int:
         if not rows or not self.write or not self._open():
             return 0
         assert self._store is not None and self._fp_id is not None
@@ -206,7 +222,7 @@ def record_team_vectors(store: "IndexStore", count: int) -> None:
 
 def indexed_records(store: "IndexStore", page: int = 5000) -> Iterator[list[tuple[bytes, bytes]]]:
     """The index's vectors as team rows, ``page`` chunks at a time: lists of (32-byte sha256 of
-    the embedded text, record bytes), each text once per page."""
+    the embedded text, record bytes), each text once."""
     from paqad.index.chunking import dense_text
     from paqad.store import codec
     from paqad.store.records import ChunkRow
@@ -216,7 +232,7 @@ def indexed_records(store: "IndexStore", page: int = 5000) -> Iterator[list[tupl
     if model is None:
         return
     records = vectors.load_records(store.db, model, vectors.model_dimension(store.db, model))
-    after = 0
+    after, seen = 0, set()
     while True:
         rows = store.db.execute(
             "SELECT path, start_line, end_line, language, symbol, kind, signature, text, id, vec FROM chunks "
@@ -227,14 +243,18 @@ def indexed_records(store: "IndexStore", page: int = 5000) -> Iterator[list[tupl
         out: dict[bytes, bytes] = {}
         for r in rows:
             chunk = ChunkRow(*r[:7], codec.unpack_text(r[7]))
-            out[hashlib.sha256(dense_text(chunk).encode("utf-8")).digest()] = records[r[9]].tobytes()
-        yield list(out.items())
+            key = hashlib.sha256(dense_text(chunk).encode("utf-8")).digest()
+            if key not in seen:
+                seen.add(key)
+                out[key] = records[r[9]].tobytes()
+        if out:
+            yield list(out.items())
 
 
 @dataclass(frozen=True)
 class PublishReport:
-    """What ``rag publish`` did: ``fingerprint``, ``vectors`` the index holds (distinct texts
-    per page), ``uploaded`` rows the store did not have, ``seconds``."""
+    """What ``rag publish`` did: ``fingerprint``, ``vectors`` the index holds (distinct texts),
+    ``uploaded`` rows the store did not have, ``seconds``."""
 
     store: str
     fingerprint: str
@@ -319,8 +339,6 @@ def publish_index(paths: ProjectPaths, settings: Settings, *, batch: int = PUBLI
     the store has (one lookup per ``batch``) and inserts the rest. Raises TeamStoreError (any
     fault: the CI job should fail), ConfigError, IndexMissingError.
     """
-    import time
-
     from paqad.embed.fingerprint import index_team_fingerprint
     from paqad.store.index_store import open_store
 
