@@ -13,13 +13,16 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
 from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
+
+if TYPE_CHECKING:
+    from paqad.store.team_cache import TeamStoreInfo
 
 __all__ = ["IndexState", "KeyInfo", "SettingValue", "Status", "index_state", "last_refresh", "record_last_refresh", "status"]
 
@@ -177,7 +180,7 @@ class Status:
     last_refresh: dict | None
     api_key: KeyInfo | None = None
     calibration: str | None = None
-    team_store: Any = None  # paqad.store.team_cache.TeamStoreInfo when rag_team_store is set
+    team_store: TeamStoreInfo | None = None  # when rag_team_store is set (DESIGN §14)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -228,7 +231,7 @@ def _shown(name: str, value: Any) -> Any:
     return value
 
 
-def _team_store(paths: ProjectPaths, settings: Settings) -> Any:
+def _team_store(paths: ProjectPaths, settings: Settings) -> TeamStoreInfo | None:
     """The team store's reachability and share of this index (DESIGN §14), or None when not configured."""
     if not settings.rag_team_store:
         return None
