@@ -275,7 +275,8 @@ def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixt
     assert out[0] == "Claude Code: installed in .claude/settings.json"
     assert f"  launcher: {launcher_path()} (runs this installation when paqad-ai is not on the host's PATH)" in out
     assert "  mcp: not set up; add --mcp to register the paqad MCP server in .mcp.json" in out
-    assert "  will run: yes" in out
+    # Retrieval is off and there is no index here: the host runs the hook, which adds nothing (issue 20, item 8).
+    assert "  will run: NO" in out and "  fix: run `paqad-ai rag init` (builds the index when there is none, then turns retrieval on)" in out
     assert "Cursor: installed in .cursor/hooks.json (records the prompt and refreshes; this host's hook cannot add context)" in out
     assert "  rule: .cursor/rules/paqad-ai.mdc written (the agent reads .paqad/context/session-context.md)" in out
 
@@ -290,8 +291,8 @@ def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["hooks", "status", "--json", "--project-root", root]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [(r["host"], r["installed"], r["will_run"], r["adds_context"]) for r in report] == [
-        ("claude", True, True, True), ("claude-local", False, False, True), ("codex", False, False, True),
-        ("gemini", False, False, True), ("copilot", False, False, True), ("cursor", True, True, False),
+        ("claude", True, False, True), ("claude-local", False, False, True), ("codex", False, False, True),
+        ("gemini", False, False, True), ("copilot", False, False, True), ("cursor", True, False, False),
     ]
     assert report[0]["commands"] == [COMMAND["claude"]] and report[0]["program"]["found"] == PAQAD_AI
     assert main(["hooks", "uninstall", "--project-root", root]) == 0
