@@ -32,7 +32,7 @@ from typing import Any
 
 from paqad.hosts import HOSTS, Host, codex, mcp_config, tomltext
 from paqad.hosts.installers import HOOK_NAME, TIMEOUT_MARGIN_SECONDS, installed_commands, is_our_rule, our_handlers
-from paqad.hosts.jsonfile import load_jsonc, read_json
+from paqad.hosts.jsonfile import JSONC_FILES, load_jsonc, read_json
 from paqad.hosts.launcher import ProgramCheck, check_program, is_machine_specific, is_our_command
 from paqad.errors import PaqadError
 
@@ -100,7 +100,7 @@ def report(host: Host, root: Path) -> HostReport:
     blockers: list[Finding] = []
     notes: list[str] = []
     try:
-        read_json(path)
+        read_json(path, comments=host.settings_path in JSONC_FILES)
     except PaqadError as exc:
         blockers.append(Finding("settings-invalid", str(exc), f"fix {path}, then `paqad-ai hooks install --host {host.name}`"))
     commands = installed_commands(host, root)
@@ -160,7 +160,7 @@ def _timeout_findings(host: Host, root: Path, budget_ms: int) -> list[Finding]:
     if not host.timeout_key:
         return []
     try:
-        handlers = our_handlers(host, read_json(root / host.settings_path).data)
+        handlers = our_handlers(host, read_json(root / host.settings_path, comments=host.settings_path in JSONC_FILES).data)
     except PaqadError:
         return []
     per_ms = 1 if host.timeout_unit == "ms" else 1000
