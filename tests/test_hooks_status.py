@@ -376,3 +376,11 @@ def test_status_text_names_the_reason_and_the_exact_fix(project: Path, capsys: p
     assert main(["hooks", "status", "--json", "--host", "codex", "--project-root", str(project)]) == 0
     [data] = json.loads(capsys.readouterr().out)
     assert [b["code"] for b in data["blockers"]] == ["codex-project-not-trusted", "codex-hook-not-approved"] and data["will_run"] is False
+
+
+def test_claude_with_the_mcp_entry_names_its_start_up_wait(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_host(HOSTS["claude"], project, BUDGET_MS, mcp=True)
+    wait = "Claude Code waits 5 s (MCP_CONNECT_TIMEOUT_MS) for MCP servers before the first turn and leaves out one still starting"
+    assert any(n.startswith(wait) and "set MCP_CONNECT_TIMEOUT_MS=30000" in n for n in report(HOSTS["claude"], project).notes)
+    monkeypatch.setenv("MCP_CONNECT_TIMEOUT_MS", "30000")
+    assert not any(n.startswith(wait) for n in report(HOSTS["claude"], project).notes)

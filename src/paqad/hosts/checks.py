@@ -37,6 +37,7 @@ from paqad.hosts.launcher import ProgramCheck, check_program, is_machine_specifi
 from paqad.errors import PaqadError
 
 CLAUDE_MANAGED_DIR = Path("/etc/claude-code")  # Linux; managed-settings.json and managed-settings.d/
+CLAUDE_MCP_CONNECT_MS = 5000  # Claude Code 2.1.197's default MCP_CONNECT_TIMEOUT_MS (its bundled CLI)
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,11 @@ def _claude(host: Host, root: Path) -> tuple[list[Finding], list[str]]:
         else:
             notes.append(f"also installed in {other.settings_path} with another command: Claude Code runs both, the hook twice per "
                          f"prompt; run `paqad-ai hooks install --host {other.name}` to make them identical, or uninstall one")
+    if host.mcp_path is not None and mcp_config.is_our_entry(mcp_config.read_entry(host, root)[1]) \
+            and not os.environ.get("MCP_CONNECT_TIMEOUT_MS"):
+        notes.append(f"Claude Code waits {CLAUDE_MCP_CONNECT_MS // 1000} s (MCP_CONNECT_TIMEOUT_MS) for MCP servers before the first "
+                     "turn and leaves out one still starting; paqad-ai mcp answers in about 1 s on an idle machine, several on a busy "
+                     "one: set MCP_CONNECT_TIMEOUT_MS=30000 in the environment Claude Code starts from")
     # ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json
     state_file = Path(os.environ["CLAUDE_CONFIG_DIR"]) / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
     if _dig(load_jsonc(state_file)[0] or {}, "projects", str(root), "hasTrustDialogAccepted") is not True:
