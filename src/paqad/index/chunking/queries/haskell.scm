@@ -12,4 +12,7 @@
 (newtype name: (name) @name) @definition.type
 (type_synomym name: (name) @name) @definition.type
 (class name: (name) @name) @definition.class
+; An instance is named by its class and first type (`RandomGen.StdGen`), so it never takes the
+; class's own name.
+(instance name: (name) @name (type_patterns . (_) @name)) @definition.impl
 (instance name: (name) @name) @definition.impl
