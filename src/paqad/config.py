@@ -29,6 +29,10 @@ DEFAULT_MODELS = {
 MODEL_DIMENSIONS = {
     "Xenova/all-MiniLM-L6-v2": 384,
     "Xenova/jina-embeddings-v2-base-code": 768,
+    # Static (model2vec) models, issue 23: potion-code-16M's model card; the offline stand-in
+    # distilled from MiniLM (shared/models/local/all-MiniLM-L6-v2-static256/PROVENANCE.md).
+    "minishlab/potion-code-16M": 256,
+    "local/all-MiniLM-L6-v2-static256": 256,
     "text-embedding-3-small": 1536,
     "text-embedding-3-large": 3072,
     "voyage-code-3": 1024,
@@ -38,6 +42,9 @@ MODEL_DIMENSIONS = {
 LOCAL_MODEL_WINDOW = {
     "Xenova/all-MiniLM-L6-v2": 256,
     "Xenova/jina-embeddings-v2-base-code": 512,
+    # model2vec's default max_length (tokens, special tokens not counted)
+    "minishlab/potion-code-16M": 512,
+    "local/all-MiniLM-L6-v2-static256": 512,
 }
 LOCAL_MODEL_FILES = {"int8": "onnx/model_quantized.onnx", "fp32": "onnx/model.onnx"}
 
