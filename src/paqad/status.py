@@ -187,6 +187,10 @@ class Status:
             "last_refresh": self.last_refresh,
             "calibration": self.calibration,
         }
+        from paqad.index.languages import chunking_for
+
+        # How each indexed language is cut (issue 22): "grammar", "grammar (language pack)", ...
+        data["index"]["chunking"] = {lang: chunking_for(lang).value for lang in data["index"].get("languages") or {}}
         if self.api_key is not None:
             data["api_key"] = {"variable": self.api_key.variable, "found_in": self.api_key.found_in}
         return data
