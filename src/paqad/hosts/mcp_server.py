@@ -399,12 +399,15 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
 
 
 def serve(paths: ProjectPaths, *, structured: bool = True) -> None:
-    """Run the MCP server on stdio until the client closes the connection."""
+    """Run the MCP server on stdio until the client closes the connection; a malformed
+    message gets a JSON-RPC error reply (:mod:`paqad.hosts.mcp_stdio`)."""
     import logging
+
+    from paqad.hosts import mcp_stdio
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every rejected call at INFO on stderr
     server, engine = build_server(paths, structured=structured)
     try:
-        server.run("stdio")
+        mcp_stdio.run(server)
     finally:
         engine.close()
