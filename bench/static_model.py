@@ -18,6 +18,12 @@ Three parts, each printing Markdown for bench/README.md ("Static embeddings (iss
     nice -n 10 .venv/bin/python bench/static_model.py speed --projects logrus,jsoup,leveldb,structlog
     nice -n 10 .venv/bin/python bench/static_model.py ranking --json bench/.cache/ranking-static.json
     nice -n 10 .venv/bin/python bench/static_model.py reader --m2v-python /tmp/m2v-venv/bin/python
+    nice -n 10 .venv/bin/python bench/static_model.py calibration --write --projects jsoup,echo,structlog,thor
+
+- ``calibration``: the static model's confidence fit with bench/calibration.py's own functions
+  (collect, fit, report: dev half fitted, test half held out), and the share of the should-skip
+  prompts (bench/should_skip, no answer in these projects) that would get the confident form
+  on the static indexes (``--projects``), with the static fit and with the model-agnostic one.
 
 ``--model`` picks the static model (default: the offline stand-in distilled from MiniLM,
 ``local/all-MiniLM-L6-v2-static256``; its figures say nothing about potion-code-16M).
@@ -200,9 +206,74 @@ def reader(model: str, m2v_python: str, corpus: str) -> None:
           f"smallest cosine {cos[nonzero].min():.7f}, identical rows {int((ours == theirs).all(axis=1).sum())}")
 
 
+def _probability(calibration, vector: dict) -> float:
+    """The fit's confidence for one evidence vector (bench/calibration.py's report, restated)."""
+    import math
+
+    z = calibration.bias + sum(w * (vector[f] - m) / sc for f, w, m, sc in
+                               zip(calibration.features, calibration.weights, calibration.means, calibration.scales))
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+
+def no_answer_confident_share(calibrations: dict, names: list[str]) -> None:
+    """Share of should-skip prompts (bench/should_skip dev and test lists: no answer in any project)
+    that would get the confident form (a result >= 0.75) on the static indexes, per fit."""
+    import corpora as ranking_corpora
+    from paqad import store as store_mod
+    from paqad.config import load_settings
+    from paqad.embed.factory import load_model
+    from paqad.project import ProjectPaths
+    from paqad.search import gather
+    from paqad.search.floor import percent
+    from paqad.search.ranking import rank_with_evidence
+
+    sys.path.insert(0, str(HERE / "should_skip"))
+    import run as should_skip  # bench/should_skip/run.py
+
+    prompts = should_skip.prompts("dev.txt") + should_skip.prompts("test.txt")
+    hits = {name: 0 for name in calibrations}
+    total = 0
+    for project in ranking_corpora.load_projects(names or None):
+        paths = ProjectPaths(ranking_corpora.materialise(project))
+        embedder = load_model(load_settings(paths, environ={}), paths)
+        with store_mod.open_store(paths, readonly=True) as store:
+            for prompt in prompts:
+                _, evidence = rank_with_evidence(store, gather(store, embedder, prompt), top_n=20)
+                total += 1
+                for name, calibration in calibrations.items():
+                    hits[name] += any(percent(_probability(calibration, ev.vector())) >= percent(0.75) for ev in evidence)
+    for name, n in hits.items():
+        print(f"no-answer prompts ({len(prompts)} should-skip prompts x projects = {total}) given the confident form, "
+              f"fit {name}: {n / total:.3f}")
+
+
+def calibration(model: str, write: bool, names: list[str]) -> None:
+    """Fit the static model's calibration with bench/calibration.py's own functions (every feature,
+    the model's cosines; dev half), report dev and test, optionally write it."""
+    import calibration as calib
+    import corpora as ranking_corpora
+    from paqad.search.confidence import AGNOSTIC, FEATURES, file_name, load_calibration
+
+    for project in ranking_corpora.load_projects():
+        _configure(ranking_corpora.materialise(project), model)
+    dev, test = calib.collect("dev"), calib.collect("test")
+    cases = len({r[0] for r in dev})
+    fitted = calib.fit(dev, FEATURES, model, f"bench/ranking dev half: {cases} cases, {len(dev)} results, top {calib.TOP_N}")
+    calib.report(f"{model} dev (fitted on)", dev, fitted)
+    calib.report(f"{model} test (held out)", test, fitted)
+    agnostic = load_calibration(AGNOSTIC)
+    calib.report(f"{AGNOSTIC} fit on {model}'s results, test", test, agnostic)
+    no_answer_confident_share({model: fitted, AGNOSTIC: agnostic}, names)
+    if write:
+        path = calib.OUT_DIR / file_name(model)
+        path.write_text(json.dumps(fitted.to_dict(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("part", choices=("speed", "ranking", "reader"))
+    parser.add_argument("part", choices=("speed", "ranking", "reader", "calibration"))
+    parser.add_argument("--write", action="store_true", help="calibration: write src/paqad/search/calibration/<model>.json")
     parser.add_argument("--model", default=STATIC, help=f"static model id (default {STATIC})")
     parser.add_argument("--projects", default="", help="comma-separated ranking corpora (speed: required)")
     parser.add_argument("--baseline", type=Path, default=REPO / "bench" / ".cache" / "ranking-baseline.json")
@@ -215,6 +286,8 @@ def main() -> int:
         speed(names, args.model)
     elif args.part == "ranking":
         ranking(args.model, args.baseline, args.json, names)
+    elif args.part == "calibration":
+        calibration(args.model, args.write, names)
     else:
         reader(args.model, args.m2v_python or parser.error("--m2v-python is required"), args.corpus)
     return 0

@@ -91,7 +91,7 @@ def test_a_vector_is_the_normalised_mean_of_its_token_rows():
     from safetensors.numpy import load_file
     from tokenizers import Tokenizer
 
-    folder = MODEL_MIRROR / STATIC
+    folder = model_store.ensure_model(STATIC)
     table = load_file(str(folder / "model.safetensors"))["embeddings"]
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     ids = [tokenizer.token_to_id("shipping"), tokenizer.token_to_id("cost")]
@@ -161,3 +161,12 @@ def test_switching_to_the_static_model_is_a_stale_index_that_names_rebuild(git_r
     assert index["valid"] is False and any("model" in r for r in index["stale_reasons"]), index["stale_reasons"]
     code, out, err = run_cli("rag", "probe", "shipping cost", "--no-sync", project=root)
     assert "rag rebuild" in out + err
+
+
+def test_a_copy_that_is_not_potion_code_is_refused_by_its_pinned_shape(fresh_home):
+    # potion-code-16M has no published sha256 to pin: a pulled copy is checked against its shape
+    # (256 columns, 61,826 rows). The stand-in (30,522 rows) imported under its id must fail.
+    model_store.import_model(model_store.ensure_model(STATIC), "minishlab/potion-code-16M")
+    settings = load_settings(ProjectPaths(fresh_home), environ={"PAQAD_RAG_EMBEDDING_MODEL": "minishlab/potion-code-16M"})
+    with pytest.raises(ModelMissingError, match=r"`embeddings` has 30522 rows, minishlab/potion-code-16M has 61826"):
+        load_model(settings)
