@@ -43,8 +43,8 @@ from paqad.index.filters import (
 from paqad.index.fs_names import fs_name, text_name
 from paqad.index.rows import stat_key_of
 from paqad.index.stacks import StackPack, detect_stacks
+from paqad.config import DEFAULT_MAX_FILE_SIZE  # bytes; DESIGN §4 `rag_max_file_size`
 
-DEFAULT_MAX_FILE_SIZE = 153600  # bytes; DESIGN §4 `rag_max_file_size`
 
 # Layer-3 reasons a folder passes down to what is inside it: (git's, any other rule's).
 Inherited = tuple[Optional[str], Optional[str]]
