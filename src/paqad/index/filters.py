@@ -82,8 +82,8 @@ class FilterDecision:
 
     ``path`` is project-relative with ``/`` (a pruned folder ends with ``/``); ``reason`` is
     ``None`` when eligible, else ``"layer:rule"`` (e.g. ``"ignore:gitignore"``). ``size``
-    (bytes) and ``mtime_ns`` (nanoseconds, ``os.stat`` ``st_mtime_ns``) are set for eligible
-    files, 0 otherwise.
+    (bytes), ``mtime_ns`` and ``ctime_ns`` (nanoseconds, ``os.stat``) and ``inode`` are set for
+    eligible files, 0 otherwise.
     """
 
     path: str
@@ -91,6 +91,8 @@ class FilterDecision:
     reason: str | None
     size: int = 0
     mtime_ns: int = 0
+    ctime_ns: int = 0
+    inode: int = 0
 
 
 # --- Layer 1: file type ------------------------------------------------------------------------
