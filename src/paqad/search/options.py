@@ -58,6 +58,7 @@ class RankingOptions:
     changelog_prior: float = 0.5
     prose_prior: float = 0.5
     data_prior: float = 0.5
+    templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
     # prose queries: words naming the file or its folder
     path_words: bool = True
     path_word_boost: float = 1.0
@@ -98,6 +99,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-saturation": replace(default, saturation=1.0),
         "no-code-signal": replace(default, signals=frozenset()),
         "no-long-prompts": replace(default, long_prompts=False),
+        "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
     }
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
