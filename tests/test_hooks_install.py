@@ -430,8 +430,11 @@ def test_mcp_entries_in_each_hosts_file_and_the_codex_toml_keeps_comments(tmp_pa
     for name in ("claude", "codex", "gemini", "copilot", "cursor"):
         install_host(HOSTS[name], tmp_path, BUDGET_MS, mcp=True)
     launch = ["-c", 'PATH="$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin" exec paqad-ai mcp --text-only']
-    for rel in (".mcp.json", ".cursor/mcp.json", ".github/mcp.json"):
+    for rel in (".cursor/mcp.json", ".github/mcp.json"):
         assert json.loads((tmp_path / rel).read_text(encoding="utf-8")) == {"mcpServers": {"paqad": {"command": "sh", "args": launch}}}
+    # Claude Code: "alwaysLoad" makes `claude -p` wait for the server before the first turn (issue 20, item 15).
+    assert json.loads((tmp_path / ".mcp.json").read_text(encoding="utf-8")) == \
+        {"mcpServers": {"paqad": {"command": "sh", "args": launch, "alwaysLoad": True}}}
     gemini = json.loads((tmp_path / ".gemini" / "settings.json").read_text(encoding="utf-8"))
     assert gemini["mcpServers"] == {"paqad": {"command": "sh", "args": launch, "trust": True}}
     text = codex_cfg.read_text(encoding="utf-8")

@@ -489,3 +489,22 @@ def test_the_mcp_answer_reaches_the_model_as_compact_markdown(host: str, clis: d
     # The cosine, named as such, until the calibration fills SearchResult.confidence (then "confidence 0.xx").
     assert re.search(r"### src/shop/retry\.py:L1-15 · with_retries · (confidence 0\.\d\d|cosine 0\.\d\d \(similarity, not a calibrated confidence\))", text), text
     assert "def with_retries(fn, attempts=MAX_RETRIES, backoff=0.5):" in text and '\\"path\\"' not in text and '"path":' not in text
+
+
+def test_claude_code_waits_for_a_slow_mcp_server_before_the_first_turn(clis: dict[str, str], project: Path) -> None:
+    """The entry ``hooks install --mcp`` writes makes ``claude -p`` wait for the server: one that
+    takes 6 s to start (more than a busy machine gives paqad-ai mcp) still has its tools in the
+    first request. Without ``"alwaysLoad": true`` Claude Code 2.1.197 sends the turn at once."""
+    paqad("hooks", "install", "--host", "claude", "--mcp", root=project)
+    config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
+    entry = config["mcpServers"]["paqad"]
+    assert entry["alwaysLoad"] is True and entry["command"] == "sh"
+    entry["args"] = ["-c", "sleep 6; " + entry["args"][-1]]
+    (project / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    call = ("search_code", {"query": "retry with exponential backoff", "top_k": 2})
+    with FakeModelServer(tool_call=call) as server:
+        proc = claude(server, project, "--allowedTools", "mcp__paqad__search_code")
+        assert proc.returncode == 0, proc.stderr
+        first = next(r for r in server.posts() if r["path"].startswith("/v1/messages") and PROMPT in json.dumps(r["body"]))
+        assert "search_code" in json.dumps(first["body"].get("tools") or [])
+        assert "2 results for 'retry with exponential backoff'." in tool_results(server)[-1]

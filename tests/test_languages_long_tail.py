@@ -7,11 +7,12 @@ the definition first (one index of all the fixtures, built once with the real mo
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import pytest
 
-from conftest import MODEL_MIRROR, write_files
+from conftest import MODEL_MIRROR, run_cli, write_files
 from paqad.build import sync as sync_index
 from paqad.config import load_settings
 from paqad.embed.factory import get_embedder
@@ -198,3 +199,15 @@ def test_an_exact_name_query_finds_the_definition_first(polyglot, language):
     # Several cases share a name (cart_total): each is searched within its own folder.
     top = search(paths, settings, case.symbol, embedder=embedder, path_prefix=f"{language}/").results[0]
     assert (top.path, top.symbol, top.start_line) == (f"{language}/{case.path}", case.symbol, case.lines[0])
+
+
+def test_status_names_how_each_language_is_chunked(polyglot, monkeypatch, paqad_home):
+    paths, _, _ = polyglot
+    monkeypatch.setenv("PAQAD_HOME", str(paqad_home))
+    code, out, _ = run_cli("rag", "status", "--json", project=paths.root)
+    assert code == 0
+    chunking = json.loads(out)["index"]["chunking"]
+    assert chunking["elixir"] == "grammar (language pack)" and chunking["hcl"] == "grammar (language pack)"
+    code, out, _ = run_cli("rag", "status", project=paths.root)
+    line = next(line for line in out.splitlines() if line.strip().startswith("languages:"))
+    assert "(grammar (language pack))" in line

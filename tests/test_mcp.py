@@ -306,6 +306,7 @@ def test_the_mcp_entries_hooks_install_writes_start_the_server(tmp_path: Path, p
         install_host(HOSTS[name], root, 1500, mcp=True)
     entry = json.loads((root / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["paqad"]
     toml_entry = tomltext.loads((root / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"]["paqad"]
+    assert entry.pop("alwaysLoad") is True  # Claude Code only: wait for the server before the first turn
     assert toml_entry == {**entry, "env_vars": ["PAQAD_HOME", "PAQAD_MODEL_MIRROR", "HF_HUB_OFFLINE"]}
     assert entry["args"][-1].endswith("exec paqad-ai mcp --text-only")
     env = dict(os.environ, PATH="/usr/bin:/bin")  # not on PATH: found through the launcher, from the project folder

@@ -128,7 +128,9 @@ def test_teammate_init_embeds_nothing_the_first_published(first_clone, tmp_path,
     (root2 / ".paqad" / "secrets.env").chmod(0o600)
     report2 = _init(root2)
     assert (report2.embedded, report2.team_chunks, report2.pending) == (0, report1.chunks_total, 0)
-    assert report2.team_note == "" and "vectors from the team store" in report2.summary()
+    assert report2.team_note == ""
+    n = report1.chunks_total
+    assert f"{n} chunks (0 embedded, {n} from the team store, 0 cached)" in report2.summary()
     assert _index(root2) == _index(root1)  # same chunks, the same int8 vectors byte for byte
     code, out, _ = run_cli("rag", "status", "--json", project=root2)
     import json
@@ -136,6 +138,23 @@ def test_teammate_init_embeds_nothing_the_first_published(first_clone, tmp_path,
     team = json.loads(out)["team_store"]
     assert code == 0 and team == {"url": cluster.url(WRITER, db), "write": True, "reachable": True,
                                   "detail": "schema v1", "vectors_from_team": report1.chunks_total}
+
+
+def test_the_background_refresh_reads_through_too(first_clone, tmp_path, db, cluster, monkeypatch):
+    root1, report1 = first_clone
+    root2 = tmp_path / "clone2"
+    git(tmp_path, "clone", "-q", str(root1), str(root2))
+    new_file = ("def audit(trail: list) -> list:\n    \"\"\"Entries of the audit trail that changed a price.\"\"\"\n"
+                "    return [entry for entry in trail if entry.get('field') == 'price']\n")
+    (root1 / "shop" / "audit.py").write_text(new_file, encoding="utf-8")
+    code, out, _ = run_cli("rag", "refresh-context", project=root1)  # embeds it, writes it back
+    assert code == 0 and "synced 1 changed, 0 removed (1 embedded, 0 cached)" in out, out
+    _team_env(monkeypatch, cluster.url(WRITER, db), tmp_path / "home2")
+    assert _init(root2).embedded == 0
+    (root2 / "shop" / "audit.py").write_text(new_file, encoding="utf-8")  # the teammate pulls it
+    code, out, _ = run_cli("rag", "refresh-context", project=root2)
+    assert code == 0 and "synced 1 changed, 0 removed (0 embedded, 1 from the team store, 0 cached)" in out, out
+    assert _index(root2) == _index(root1)
 
 
 def test_publish_from_ci_and_a_select_only_developer(git_repo, tmp_path, db, cluster, monkeypatch):
@@ -168,18 +187,26 @@ def test_publish_from_ci_and_a_select_only_developer(git_repo, tmp_path, db, clu
     assert cluster.sql("SELECT count(*) FROM paqad_team_vectors", database=db) == [(report1.embedded,)]
 
 
-@pytest.mark.parametrize("fault", ["down", "password", "tls", "no-schema"])
+@pytest.mark.parametrize("fault", ["down", "password", "tls", "no-schema", "dimension"])
 def test_a_broken_team_store_never_stops_a_build(fault, git_repo, tmp_path, db, cluster, monkeypatch):
     root = git_repo(FILES, name="proj")
     url = {"down": f"postgresql://{WRITER}@127.0.0.1:{pg_cluster._free_port()}/{db}",
            "password": cluster.url(WRITER, db), "tls": cluster.url(WRITER, db, sslmode="require"),
-           "no-schema": cluster.url(WRITER, db)}[fault]
+           "no-schema": cluster.url(WRITER, db), "dimension": cluster.url(WRITER, db)}[fault]
     _team_env(monkeypatch, url, tmp_path / "home")
     if fault == "password":
         monkeypatch.setenv("PAQAD_TEAM_STORE_PASSWORD", "wrong")
+    if fault == "dimension":  # this model's fingerprint registered with another dimension
+        from paqad.embed.fingerprint import team_fingerprint
+        from paqad.embed.local import LocalEmbedder
+
+        assert run_cli("rag", "team", "init", project=root)[0] == 0
+        fingerprint = team_fingerprint(LocalEmbedder())
+        cluster.sql(f"INSERT INTO paqad_team_fingerprints(fingerprint, dimension) VALUES ('{fingerprint}', 768)", database=db)
     report = _init(root)
     words = {"down": "unreachable", "password": "authentication failed", "tls": "TLS failed",
-             "no-schema": "has no schema yet: run `paqad-ai rag team init`"}[fault]
+             "no-schema": "has no schema yet: run `paqad-ai rag team init`",
+             "dimension": "is registered with dimension 768, this model has 384"}[fault]
     assert words in report.team_note and report.team_note.endswith("embedded locally"), report.team_note
     assert "\n" not in report.team_note and "wrong" not in report.team_note and PASSWORD not in report.team_note
     assert report.embedded == report.chunks_total and report.pending == 0 and report.team_chunks == 0

@@ -5,10 +5,12 @@ README and docs before the tool was run on it; labels from reading the code). Ru
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MIRROR = Path("/work/.mirror")  # where the fetch tool puts clones (only used to read HEAD)
+sys.path.insert(0, str(HERE.parent / "ranking"))
+from corpora import MIRROR_ROOT as MIRROR  # noqa: E402  - the clones (PAQAD_BENCH_MIRROR); only HEAD is read
 
 # name, language, repo, split, description, cases
 # symbol case: ("s", query, path, line[, extra expected paths])

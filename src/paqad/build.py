@@ -59,7 +59,8 @@ class IndexReport:
     chunks written with a vector already in the store, ``pending`` chunks of the index still
     without a vector afterwards (an unfinished embedding: keyword search only for them).
     ``searchable_seconds`` is when the keyword index was committed (from the start of the sync).
-    ``team_chunks`` chunks whose vector came from the team store (DESIGN §14); ``team_note`` the
+    ``team_chunks`` chunks whose vector came from the team store (DESIGN §14; counted in
+    ``embedded_chunks`` too, shown apart by :meth:`summary`); ``team_note`` the
     one line about it when it could not be used (down, auth, TLS, timeout, a bad vector);
     ``team_seconds`` the time spent talking to it (connect, lookups, writes).
     ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
@@ -96,16 +97,17 @@ class IndexReport:
     def summary(self) -> str:
         """One line for people: what was indexed or synced, and how long it took."""
         left = f"; {self.pending} chunks not embedded yet (keyword search only for them)" if self.pending else ""
-        left += f"; {self.team_chunks} vectors from the team store" if self.team_chunks else ""
         left += f"; {self.team_note}" if self.team_note else ""
+        local = self.embedded_chunks - self.team_chunks  # embedded_chunks counts the team's vectors too
+        team = f", {self.team_chunks} from the team store" if self.team_chunks else ""
         if self.full:
             return (f"indexed {self.files_total} files, {self.chunks_total} chunks "
-                    f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.1f}s{left}")
+                    f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.1f}s{left}")
         if not self.changed:
-            embedded = f", {self.embedded_chunks} embedded" if self.embedded_chunks else ""
+            embedded = f", {local} embedded{team}" if self.embedded_chunks else ""
             return f"index up to date ({self.files_total} files, {self.chunks_total} chunks{embedded}){left}"
         return (f"synced {self.files_changed} changed, {self.files_removed} removed "
-                f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.2f}s{left}")
+                f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.2f}s{left}")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -34,6 +34,11 @@ MODEL_FILE = "model.safetensors"
 # model2vec's default when config.json has no max_length (model2vec/model.py, DEFAULT_MAX_LENGTH).
 DEFAULT_MAX_LENGTH = 512
 _FLOAT_DTYPES = (np.float32, np.float16, np.float64)
+# What a pulled copy must be, for models whose files have no published sha256 we could pin
+# (the hub checks each LFS file against its own sha256 on download, model_store._stage_from_hub):
+# rows of `embeddings`, from the model's config.json on the hub ("vocabulary_quantization": 61826,
+# minishlab/potion-code-16M at commit 5cf2056), and the dimension from KNOWN_MODELS.
+PINNED_ROWS = {"minishlab/potion-code-16M": 61826}
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,10 @@ def load_tables(repo_id: str) -> StaticTables:
         vocab = tokenizer.get_vocab()
         tensors = _read_tensors(folder / MODEL_FILE)
         check_tables(tensors, len(vocab), model_store.spec_for(repo_id).dimension, folder / MODEL_FILE)
+        rows = PINNED_ROWS.get(repo_id)
+        if rows is not None and tensors["embeddings"].shape[0] != rows:
+            raise ModelMissingError(f"{folder / MODEL_FILE}: `embeddings` has {tensors['embeddings'].shape[0]} rows, "
+                                    f"{repo_id} has {rows}; remove the model folder and run `paqad-ai rag model pull`")
         max_length = int(config.get("max_length") or DEFAULT_MAX_LENGTH)
         tokenizer.no_padding()
         tokenizer.enable_truncation(max_length=max_length)

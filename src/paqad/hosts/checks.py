@@ -232,7 +232,10 @@ def _claude(host: Host, root: Path) -> tuple[list[Finding], list[str]]:
             and not os.environ.get("MCP_CONNECT_TIMEOUT_MS"):
         notes.append(f"Claude Code waits {CLAUDE_MCP_CONNECT_MS // 1000} s (MCP_CONNECT_TIMEOUT_MS) for MCP servers before the first "
                      "turn and leaves out one still starting; paqad-ai mcp answers in about 1 s on an idle machine, several on a busy "
-                     "one: set MCP_CONNECT_TIMEOUT_MS=30000 in the environment Claude Code starts from")
+                     "one: set MCP_CONNECT_TIMEOUT_MS=30000 in the environment Claude Code starts from"
+                     + ("" if _dig(mcp_config.read_entry(host, root)[1], "alwaysLoad") is True else
+                        f'; and run `paqad-ai hooks install --host {host.name} --mcp` to add "alwaysLoad": true to the entry '
+                        "(without it `claude -p` does not wait at all)"))
     # ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json
     state_file = Path(os.environ["CLAUDE_CONFIG_DIR"]) / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
     if _dig(load_jsonc(state_file)[0] or {}, "projects", str(root), "hasTrustDialogAccepted") is not True:

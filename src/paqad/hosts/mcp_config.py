@@ -2,7 +2,7 @@
 
 | host | file | entry |
 |---|---|---|
-| Claude Code | ``.mcp.json`` | ``mcpServers.paqad`` |
+| Claude Code | ``.mcp.json`` | ``mcpServers.paqad`` with ``"alwaysLoad": true`` |
 | Cursor | ``.cursor/mcp.json`` | ``mcpServers.paqad`` |
 | Gemini CLI | ``.gemini/settings.json`` | ``mcpServers.paqad`` with ``"trust": true`` |
 | Copilot CLI | ``.github/mcp.json`` | ``mcpServers.paqad`` |
@@ -38,6 +38,11 @@ def entry_for(host: Host) -> dict[str, Any]:
         entry["trust"] = True
     if host.name == "codex":
         entry["env_vars"] = CODEX_ENV_VARS
+    if host.name == "claude":
+        # Claude Code 2.1 `-p` connects MCP servers without waiting, so a server still starting
+        # (1 s idle, several on a busy machine) misses the first turn; "alwaysLoad" servers are
+        # awaited first, up to MCP_CONNECT_TIMEOUT_MS (5 s by default). Observed with 2.1.197.
+        entry["alwaysLoad"] = True
     return entry
 
 

@@ -249,13 +249,14 @@ def connect(url: str, password: str | None, label: str, *, pool_size: int = POOL
     """Open a pool of up to ``pool_size`` connections to ``url`` and wait for the first one.
 
     ``label`` is the URL without its password, for messages. Raises TeamStoreError: DRIVER
-    without psycopg, else the fault of the first connection attempt (refused, authentication,
-    TLS, timeout), diagnosed with one direct connection since the pool only reports a timeout.
+    without psycopg, else the fault of a first direct connection (refused, authentication, TLS,
+    timeout): the pool would retry a refused or rejected connection until its timeout and then
+    report only that, so one plain connection is tried first (a few ms on a healthy server).
     """
     if not driver_available():
         raise TeamStoreError(f"team store {label}: {TeamFault.DRIVER.words}", TeamFault.DRIVER)
     import psycopg
-    from psycopg_pool import ConnectionPool, PoolTimeout
+    from psycopg_pool import ConnectionPool
 
     # The pool reports failed attempts on its logger; without a handler Python prints them on
     # stderr. The one line of the fault is ours to say.
@@ -263,14 +264,14 @@ def connect(url: str, password: str | None, label: str, *, pool_size: int = POOL
     logging.getLogger("psycopg.pool").propagate = False
     options = connection_options(url, password)
     timeout = float(options.get("connect_timeout") or CONNECT_TIMEOUT_S)
+    with _mapped(password, f"team store {label}"):
+        psycopg.connect(url, **options).close()
     pool = ConnectionPool(url, kwargs=options, min_size=1, max_size=pool_size, open=False, name="paqad-team",
                           timeout=timeout, reconnect_timeout=timeout)
-    try:
-        pool.open(wait=True, timeout=timeout + 1)
-    except PoolTimeout:
-        pool.close(timeout=0)
-        with _mapped(password, f"team store {label}"):
-            psycopg.connect(url, **options).close()  # raises the real reason
-        raise TeamStoreError(f"team store {label}: {TeamFault.UNREACHABLE.words} (no connection within {timeout:.0f}s)",
-                             TeamFault.UNREACHABLE) from None
+    with _mapped(password, f"team store {label}"):
+        try:
+            pool.open(wait=True, timeout=timeout + 1)
+        except BaseException:
+            pool.close(timeout=0)
+            raise
     return TeamStore(url, password, label, pool)

@@ -104,6 +104,7 @@ class TeamReadThrough:
     def _switch_off(self, exc: TeamStoreError, then: str = "embedded locally") -> None:
         self._off = True
         self._fault = f"{exc}; {then}"
+        self.close()  # no pool thread keeps retrying a broken server for the rest of the build
 
     def _open(self) -> bool:
         if self._store is not None or self._off:
