@@ -29,7 +29,7 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
     options = context.options
     if table:
         share = 1.0 if table[0].qualified else options.unqualified_share
-    elif defines_in_text(row.text, identifier.name):
+    elif defines_in_text(row.text, identifier.name, options.strict_definitions):
         share = options.unqualified_share if identifier.qualified else 1.0
     else:
         return 0.0
