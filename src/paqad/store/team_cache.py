@@ -74,8 +74,9 @@ class TeamReadThrough:
     """The team store as a build sees it: :meth:`lookup` before embedding, :meth:`publish` after.
 
     Counters: ``fetched`` texts whose vector came from the team, ``published`` rows written,
-    ``rejected`` rows refused as invalid, ``seconds`` spent on the store (connect, lookups, writes). ``note`` is the one line a build reports ("" when all
-    went well). Never raises for a fault of the store; call :meth:`close` at the end.
+    ``rejected`` rows refused as invalid, ``seconds`` spent on the store (connect, lookups,
+    writes). ``note`` is the one line a build reports ("" when all went well). Never raises for
+    a fault of the store; call :meth:`close` at the end.
     """
 
     def __init__(self, url: str, password: str | None, fingerprint: str, dimension: int, write: bool) -> None:
@@ -87,10 +88,6 @@ class TeamReadThrough:
         self._fp_id: int | None = None
         self._off = False
         self._fault = ""
-
-    @property
-    def active(self) -> bool:
-        return not self._off
 
     @property
     def note(self) -> str:
