@@ -138,6 +138,9 @@ def test_teammate_init_embeds_nothing_the_first_published(first_clone, tmp_path,
     team = json.loads(out)["team_store"]
     assert code == 0 and team == {"url": cluster.url(WRITER, db), "write": True, "reachable": True,
                                   "detail": "schema v1", "vectors_from_team": report1.chunks_total}
+    code, out, _ = run_cli("rag", "team", "status", project=root2)
+    assert out.strip() == (f"Team store: {cluster.url(WRITER, db)} (read-write), reachable, schema v1; "
+                           f"{report1.chunks_total} of this index's vectors came from it")
 
 
 def test_the_background_refresh_reads_through_too(first_clone, tmp_path, db, cluster, monkeypatch):

@@ -282,10 +282,12 @@ class TeamStoreInfo:
     vectors_from_team: int
 
     def describe(self) -> str:
-        state = "reachable" if self.reachable else "not reachable" if self.reachable is False else "not checked"
+        if self.reachable is False:  # the detail says why, in the fault's words ("unreachable (...)")
+            state = self.detail or "not reachable"
+        else:
+            state = ("reachable" if self.reachable else "not checked") + (f", {self.detail}" if self.detail else "")
         mode = "read-write" if self.write else "read-only"
-        return (f"Team store: {self.url} ({mode}), {state}{': ' + self.detail if self.detail else ''}; "
-                f"{self.vectors_from_team:,} of this index's vectors came from it")
+        return f"Team store: {self.url} ({mode}), {state}; {self.vectors_from_team:,} of this index's vectors came from it"
 
     def to_dict(self) -> dict:
         return {"url": self.url, "write": self.write, "reachable": self.reachable, "detail": self.detail,
