@@ -191,6 +191,10 @@ class Status:
             "last_refresh": self.last_refresh,
             "calibration": self.calibration,
         }
+        from paqad.index.languages import chunking_for
+
+        # How each indexed language is cut (issue 22): "grammar", "grammar (language pack)", ...
+        data["index"]["chunking"] = {lang: chunking_for(lang).value for lang in data["index"].get("languages") or {}}
         if self.team_store is not None:
             data["team_store"] = self.team_store.to_dict()
         if self.api_key is not None:
