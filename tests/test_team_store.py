@@ -44,13 +44,16 @@ FILES = {
 }
 
 _counter = itertools.count()
+# Read at import: the autouse fixture of conftest.py drops every PAQAD_* variable for each test.
+POSTGRES_REQUIRED = os.environ.get("PAQAD_POSTGRES") == "required"
+PG_BIN = pg_cluster.pg_bin()
 
 
 @pytest.fixture(scope="session")
 def cluster():
-    bindir = pg_cluster.pg_bin()
+    bindir = PG_BIN
     if bindir is None:
-        if os.environ.get("PAQAD_POSTGRES") == "required":
+        if POSTGRES_REQUIRED:
             pytest.fail("PostgreSQL binaries not found, but PAQAD_POSTGRES=required (.ci/run): the team store tests must run")
         pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not found: set PAQAD_PG_BIN")
     server = pg_cluster.create_cluster(bindir)
