@@ -12,7 +12,8 @@ reports it as an internal error with exit 1 (see :mod:`paqad.cli.main`).
     ├── OutsideProjectError  a path given by the user leads outside the project (also a ValueError)
     ├── ModelMissingError    the embedding model is not in the store and cannot be fetched,
     │                        or its files are there but cannot be loaded (damaged)
-    └── KeyMissingError      a remote provider's API key is not set
+    ├── KeyMissingError      a remote provider's API key is not set
+    └── TeamStoreError       the team's embedding store cannot be used (``fault`` says why)
 """
 
 from __future__ import annotations
@@ -65,3 +66,13 @@ class ModelMissingError(PaqadError):
 
 class KeyMissingError(PaqadError):
     """A remote embedding provider's API key is in neither the environment nor ``.paqad/secrets.env``."""
+
+
+class TeamStoreError(PaqadError):
+    """The team store (PostgreSQL, DESIGN §14) cannot serve this request. ``fault`` is a
+    :class:`paqad.store.team.TeamFault` value (unreachable, auth, tls, timeout, permission,
+    schema, data); a build goes on locally, a ``rag publish`` / ``rag team init`` exits 2."""
+
+    def __init__(self, message: str, fault: object = None) -> None:
+        super().__init__(message)
+        self.fault = fault
