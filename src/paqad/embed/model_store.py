@@ -118,7 +118,9 @@ def spec_for(repo_id: str) -> ModelSpec:
     """The spec of a known model, else a generic one laid out like the Xenova repos.
 
     For an unknown model ``dimension`` is 0 (read it from ``config.json`` once the files are
-    present, see :func:`model_dimension`) and ``window`` is 512 word pieces (BERT's limit).
+    present, see :func:`model_dimension`) and ``window`` is 512 word pieces (BERT's limit); it
+    is a static model when the store holds it with a ``model.safetensors`` (imported), else
+    laid out like the Xenova repos.
     """
     known = KNOWN_MODELS.get(repo_id)
     if known is not None:
