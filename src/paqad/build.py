@@ -211,31 +211,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     first_new = None
     if files.changed or plan.removed or files.touched or full:
         # 3. apply, in one transaction: the keyword index is searchable from here on
-        now = _now_iso()
-        meta_values: dict[str, object] = {
-            **expected_meta(settings),
-            "dimension": embedder.dimension,
-            "fingerprint": embedder.fingerprint,
-            "refreshed_at": now,
-            "synced_at_ns": synced_at_ns,
-            "rejected": json.dumps(rejected, sort_keys=True),
-            "large_sources": json.dumps([list(item) for item in plan.large_sources]),
-        }
-        if full:
-            meta_values["built_at"] = now
-            meta_values["team_vectors"] = 0  # counted anew by this build
-        changes = store_mod.ChangeSet(
-            full=full,
-            removed=plan.removed,
-            changed=tuple(
-                (row, tuple(store_mod.ChunkEntry(c, text_hash(dense_text(c)), index_document(keyword_text(c))) for c in file_chunks))
-                for row, file_chunks in files.changed
-            ),
-            touched=files.touched,
-            meta=meta_values,
-            model=embedder.fingerprint,
-            dimension=embedder.dimension,
-        )
+        changes = _change_set(settings, embedder, plan, files, rejected, full, synced_at_ns)
         applied = store.apply(changes)
         first_new = max(0, applied.first_id - 1) if applied.chunks_written else None
         cached = applied.chunks_written - (store.pending_count(after=first_new) if first_new is not None else 0)
@@ -269,6 +245,38 @@ def _embed_read_through(paths: ProjectPaths, settings: Settings, store: store_mo
     fields["team_note"] = team.note if team is not None else ""
     fields["team_seconds"] = team.seconds if team is not None else 0.0
     return fields
+
+
+def _change_set(settings: Settings, embedder: Embedder, plan, files, rejected: dict[str, int], full: bool,
+                synced_at_ns: int) -> store_mod.ChangeSet:
+    """What one sync writes: the changed files' chunks with their embedding keys and keyword
+    tokens, the removed and touched files, and the meta values recorded with the commit
+    (``synced_at_ns``: when this sync's walk started, for the racily-clean check of the next)."""
+    now = _now_iso()
+    meta_values: dict[str, object] = {
+        **expected_meta(settings),
+        "dimension": embedder.dimension,
+        "fingerprint": embedder.fingerprint,
+        "refreshed_at": now,
+        "synced_at_ns": synced_at_ns,
+        "rejected": json.dumps(rejected, sort_keys=True),
+        "large_sources": json.dumps([list(item) for item in plan.large_sources]),
+    }
+    if full:
+        meta_values["built_at"] = now
+        meta_values["team_vectors"] = 0  # counted anew by this build
+    return store_mod.ChangeSet(
+        full=full,
+        removed=plan.removed,
+        changed=tuple(
+            (row, tuple(store_mod.ChunkEntry(c, text_hash(dense_text(c)), index_document(keyword_text(c))) for c in file_chunks))
+            for row, file_chunks in files.changed
+        ),
+        touched=files.touched,
+        meta=meta_values,
+        model=embedder.fingerprint,
+        dimension=embedder.dimension,
+    )
 
 
 def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progress, after: int = 0,
