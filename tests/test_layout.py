@@ -94,3 +94,15 @@ def test_evaluation_corpus_is_data_in_one_folder():
     corpus = PACKAGE / "evaluate" / "corpus"
     assert (corpus / "cases.json").is_file() and (corpus / "project" / "README.md").is_file()
     assert not (corpus / "__init__.py").exists()
+
+
+def test_only_errors_py_makes_the_base_error():
+    """Every raise names what went wrong (a subclass in errors.py), so a caller can tell a bad key from "try later"."""
+    offenders = []
+    for path in _modules():
+        if path.name == "errors.py" and path.parent == PACKAGE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "PaqadError":
+                offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert offenders == []

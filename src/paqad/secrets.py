@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from paqad.config import ensure_paqad_gitignore
-from paqad.errors import KeyMissingError, PaqadError
+from paqad.errors import KeyMissingError, UsageError, UserFileError
 from paqad.project import ProjectPaths
 
 # Environment variable each provider's SDK documents for its key.
@@ -66,7 +66,7 @@ def key_variable(provider: str) -> str:
     try:
         return KEY_VARIABLES[provider]
     except KeyError:
-        raise PaqadError(
+        raise UsageError(
             f"provider '{provider}' takes no API key; remote providers are: {', '.join(KEY_VARIABLES)}"
         ) from None
 
@@ -86,7 +86,7 @@ def read_secrets_file(path: Path) -> dict[str, str]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
+        raise UserFileError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
     values: dict[str, str] = {}
     for line in text.splitlines():
         stripped = line.strip()
@@ -145,7 +145,7 @@ def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
     variable = key_variable(provider)
     key = key.strip()
     if not key or "\n" in key or "\r" in key:
-        raise PaqadError(f"{variable}: the key is empty or spans lines; paste the key on one line")
+        raise UsageError(f"{variable}: the key is empty or spans lines; paste the key on one line")
     paths.paqad_dir.mkdir(parents=True, exist_ok=True)
     ensure_paqad_gitignore(paths)
     path = paths.secrets_file
@@ -156,7 +156,7 @@ def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
         old_mode = None
         lines = ["# API keys for paqad-ai remote embeddings. Never commit this file (mode 0600)."]
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
+        raise UserFileError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
     # Owner read/write at most; owner read always (a file we cannot read back is useless).
     new_mode = 0o600 if old_mode is None else (old_mode & 0o600) | stat.S_IRUSR
     out: list[str] = []

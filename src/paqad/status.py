@@ -17,7 +17,7 @@ from typing import Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
-from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError
+from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
 
@@ -88,7 +88,7 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
 
     rel = project_relative(paths.root, value, what)
     if not rel or not os.path.lexists(paths.root / rel):
-        raise PaqadError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
+        raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")
     try:

@@ -12,7 +12,13 @@ from pathlib import Path
 import click
 
 from paqad.config import PROVIDERS, load_settings
-from paqad.errors import IndexMissingError, PaqadError
+from paqad.errors import (
+    ConfirmationNeededError,
+    IndexMissingError,
+    ProjectPathError,
+    UsageError,
+    UserFileError,
+)
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
 
@@ -191,7 +197,7 @@ def rebuild(project_root: Path | None) -> None:
     from paqad.store import index_exists
 
     if not settings.rag_enabled and not index_exists(paths):
-        raise PaqadError("retrieval is not configured here; run `paqad-ai rag init` first")
+        raise IndexMissingError("retrieval is not configured here; run `paqad-ai rag init` first")
     report = _build(paths, settings, full=True)
     if report.warning:
         _warn(report.warning)
@@ -213,7 +219,7 @@ def clear(yes: bool, project_root: Path | None) -> None:
     paths = resolve_paths(project_root)
     if not yes:
         if not sys.stdin.isatty():
-            raise PaqadError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
+            raise ConfirmationNeededError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.build import clear_index
 
@@ -300,7 +306,7 @@ def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
 
     rel = project_relative(paths.root, prefix, "--path")
     if not (paths.root / rel).exists():
-        raise PaqadError(f"--path {prefix}: no such file or folder in the project")
+        raise ProjectPathError(f"--path {prefix}: no such file or folder in the project")
     return rel
 
 
@@ -329,15 +335,15 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
         try:
             text = query_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise PaqadError(f"--query-file {query_file}: cannot read ({exc})") from None
+            raise UserFileError(f"--query-file {query_file}: cannot read ({exc})") from None
     elif query == "-":
         text = _decode_stdin(sys.stdin)
     elif query is not None:
         text = _argv_text(query)
     else:
-        raise PaqadError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
+        raise UsageError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
     if not text.strip():
-        raise PaqadError("the query is empty")
+        raise UsageError("the query is empty")
     return text.strip()
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from paqad.config import LOCAL_MODEL_FILES, paqad_home, model_mirror
-from paqad.errors import ModelMissingError, PaqadError
+from paqad.errors import ModelMissingError, ModelSpecError
 
 MARKER_NAME = ".paqad-verified.json"
 MANIFEST_NAME = "MANIFEST.json"  # the mirror's own list of sha256 and size per file
@@ -83,7 +83,7 @@ def onnx_file(precision: str) -> str:
     try:
         return LOCAL_MODEL_FILES[precision]
     except KeyError:
-        raise PaqadError(
+        raise ModelSpecError(
             f"model precision {precision!r} is not supported; use one of {', '.join(LOCAL_MODEL_FILES)}"
         ) from None
 
@@ -106,7 +106,7 @@ def model_dir(repo_id: str) -> Path:
     """``paqad_home()/models/<repo_id>``; raises PaqadError for an id that would escape the store."""
     parts = repo_id.split("/")
     if not repo_id or any(p in ("", ".", "..") or p.startswith(".") for p in parts) or "\\" in repo_id:
-        raise PaqadError(f"model id {repo_id!r} is not a valid hub repo id (expected e.g. Xenova/all-MiniLM-L6-v2)")
+        raise ModelSpecError(f"model id {repo_id!r} is not a valid hub repo id (expected e.g. Xenova/all-MiniLM-L6-v2)")
     return models_root().joinpath(*parts)
 
 
@@ -371,14 +371,14 @@ def import_model(source: Path, repo_id: str | None = None) -> Path:
     """
     source = Path(source).expanduser().resolve()
     if not source.is_dir():
-        raise PaqadError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
+        raise ModelSpecError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
     folder, repo_id = _locate_import(source, repo_id)
     spec = spec_for(repo_id)
     absent = [rel for rel in spec.support_files if not (folder / rel).is_file()]
     onnx_present = [f for f in LOCAL_MODEL_FILES.values() if (folder / f).is_file()]
     if absent or not onnx_present:
         needs = absent + ([] if onnx_present else [" or ".join(LOCAL_MODEL_FILES.values())])
-        raise PaqadError(f"{folder}: lacks {', '.join(needs)} for model {repo_id}; expected a folder laid out like the hub repo")
+        raise ModelSpecError(f"{folder}: lacks {', '.join(needs)} for model {repo_id}; expected a folder laid out like the hub repo")
     staging = _new_staging_dir()
     try:
         records = _stage_from_folder(repo_id, folder, spec.support_files + tuple(onnx_present), staging, f"import {folder}", None)
@@ -401,13 +401,13 @@ def _locate_import(source: Path, repo_id: str | None) -> tuple[Path, str]:
         guess = f"{source.parent.name}/{source.name}"
         if guess in KNOWN_MODELS:
             return source, guess
-        raise PaqadError(f"{source}: cannot tell which model this is; pass --repo-id (e.g. --repo-id Xenova/all-MiniLM-L6-v2)")
+        raise ModelSpecError(f"{source}: cannot tell which model this is; pass --repo-id (e.g. --repo-id Xenova/all-MiniLM-L6-v2)")
     found = [rid for rid in KNOWN_MODELS if _looks_like_model(source / rid)]
     if len(found) == 1:
         return source / found[0], found[0]
     if not found:
-        raise PaqadError(f"{source}: holds no model files (config.json, tokenizer.json) nor <repo id>/ folders of known models")
-    raise PaqadError(f"{source}: holds several models ({', '.join(found)}); pass --repo-id to pick one")
+        raise ModelSpecError(f"{source}: holds no model files (config.json, tokenizer.json) nor <repo id>/ folders of known models")
+    raise ModelSpecError(f"{source}: holds several models ({', '.join(found)}); pass --repo-id to pick one")
 
 
 def list_models() -> list[dict]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import UserFileError
 
 
 @dataclass(frozen=True)
@@ -43,15 +43,15 @@ def read_json(path: Path) -> JsonFile:
     except FileNotFoundError:
         return JsonFile({}, "  ", True, None)
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
+        raise UserFileError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
     if not text.strip():
         return JsonFile({}, "  ", True, text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PaqadError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
+        raise UserFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
     if not isinstance(data, dict):
-        raise PaqadError(f"{path}: expected a JSON object at the top level; fix it and retry")
+        raise UserFileError(f"{path}: expected a JSON object at the top level; fix it and retry")
     match = _INDENT_RE.match(text.lstrip())
     indent = match.group(1) if match else "  "
     return JsonFile(data, indent, text.endswith("\n"), text)

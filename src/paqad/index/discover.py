@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from paqad.errors import PaqadError
+from paqad.errors import ProjectPathError, UsageError
 from paqad.project import ProjectPaths, project_relative
 from paqad.index.filters import (
     FilterDecision,
@@ -303,7 +303,7 @@ def discover(
     """
     root = Path(root).resolve()
     if not root.is_dir():
-        raise PaqadError(f"{root}: project root is not a folder; pass --project-root PATH")
+        raise UsageError(f"{root}: project root is not a folder; pass --project-root PATH")
     rules = _Rules.load(root, max_file_size, known)
     eligible: list[FilterDecision] = []
     rejected: list[FilterDecision] = []
@@ -391,11 +391,11 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     root = Path(root).resolve()
     rel = project_relative(root, rel_path)
     if not rel:
-        raise PaqadError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
+        raise ProjectPathError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
     parts = rel.split("/")
     target = root.joinpath(*parts)
     if not os.path.lexists(target):
-        raise PaqadError(f"{rel_path}: no such file or folder in the project")
+        raise ProjectPathError(f"{rel_path}: no such file or folder in the project")
     rules = _Rules.load(root, max_file_size)
     levels = _push_gitignore(list(rules.base_levels), root, "")
     inherited: Inherited = (None, None)
