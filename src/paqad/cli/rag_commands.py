@@ -137,15 +137,17 @@ def _confirm_upload(settings, chunks: int, chars: int) -> bool:
 @click.command()
 @click.option("--provider", type=click.Choice(PROVIDERS), default=None, help="Embedding provider (default: local, or the configured one).")
 @click.option("--model", default=None, help="Embedding model id (default: the provider's default).")
-@click.option("--yes", "-y", is_flag=True, help="Rebuild even if a valid index exists; skip confirmations.")
+@click.option("--yes", "-y", is_flag=True, help="Answer yes to every question (sending chunks to a remote provider).")
+@click.option("--rebuild", is_flag=True, help="Rebuild from scratch even if a valid index exists (default: keep and sync it).")
 @project_root_option
-def init(provider: str | None, model: str | None, yes: bool, project_root: Path | None) -> None:
+def init(provider: str | None, model: str | None, yes: bool, rebuild: bool, project_root: Path | None) -> None:
     """Switch retrieval on for this project and build its index.
 
-    Checks the provider and model first (fetching the local model into ~/.paqad/models once;
+    Checks the provider and model first (fetching the local model once into the model store,
+    PAQAD_HOME/models, default ~/.paqad/models;
     asking for a remote provider's API key on a terminal), writes the provider and model to
     .paqad/.config and .paqad/.gitignore, builds the index under .paqad/vectors/ with progress
-    on stderr, then sets rag_enabled=true. A valid index is kept (and synced) unless --yes is
+    on stderr, then sets rag_enabled=true. A valid index is kept (and synced) unless --rebuild is
     given. Before a full remote build on a terminal it says how many chunks and characters will
     be sent, and asks.
 
@@ -162,7 +164,7 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     with build_progress() as progress:
         try:
             result = init_project(
-                paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
+                paths, provider=provider, model=model, rebuild=rebuild, interactive=interactive,
                 confirm_upload=_confirm_upload if interactive and not yes else None,
                 notify=_note, progress=progress,
             )
