@@ -267,6 +267,10 @@ def run_prompt_hook(
     if payload.malformed:
         log_problem(paths, host.name, "stdin is not a JSON object; prompt not recorded")
     prompt = payload.prompt
+    if prompt:
+        from paqad.deliver.query import bounded_prompt
+
+        prompt = bounded_prompt(prompt)  # a pasted log: its question and telling lines, searched in budget
     if not prompt or not prompt.strip():
         _start_refresh(paths, host, "", spawn)  # still worth it: changed files are a query too
         return HookOutcome(nothing, False, None, "no prompt")
