@@ -22,6 +22,7 @@ from typing import Iterable, Mapping
 from paqad.config import ensure_paqad_gitignore
 from paqad.errors import KeyMissingError, UsageError, UserFileError
 from paqad.project import ProjectPaths
+from paqad.atomic import write_text_atomic
 
 # Environment variable each provider's SDK documents for its key.
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "voyageai": "VOYAGE_API_KEY"}
@@ -172,23 +173,9 @@ def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
         out.append(line)
     if not replaced:
         out.append(f"{variable}={key}")
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.unlink()
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write("\n".join(out) + "\n")
-            if os.name == "posix":
-                # The descriptor stays writable after this, so a stricter old mode (e.g. 0400)
-                # can be kept; a looser one is narrowed to 0600.
-                os.fchmod(handle.fileno(), new_mode)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    # The temp file is 0600 until it gets new_mode: a stricter old mode (e.g. 0400) is kept, a
+    # looser one narrowed to 0600.
+    write_text_atomic(path, "\n".join(out) + "\n", mode=new_mode)
     return path
 
 

@@ -20,6 +20,7 @@ from paqad import store as store_mod
 from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
+from paqad.atomic import write_text_atomic
 
 __all__ = ["IndexState", "KeyInfo", "SettingValue", "Status", "index_state", "last_refresh", "record_last_refresh", "status"]
 
@@ -127,9 +128,7 @@ def record_last_refresh(paths: ProjectPaths, summary: str, seconds: float) -> No
     try:
         paths.state_dir.mkdir(parents=True, exist_ok=True)
         record = {"at": time.time(), "seconds": round(seconds, 3), "summary": summary}
-        tmp = paths.state_dir / "last-refresh.json.tmp"
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(tmp, paths.state_dir / "last-refresh.json")
+        write_text_atomic(paths.state_dir / "last-refresh.json", json.dumps(record))
     except OSError:
         pass
 

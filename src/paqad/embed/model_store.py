@@ -30,6 +30,7 @@ from typing import Callable, Iterable
 
 from paqad.config import LOCAL_MODEL_FILES, paqad_home, model_mirror
 from paqad.errors import ModelMissingError, ModelSpecError
+from paqad.atomic import write_text_atomic
 
 MARKER_NAME = ".paqad-verified.json"
 MANIFEST_NAME = "MANIFEST.json"  # the mirror's own list of sha256 and size per file
@@ -128,9 +129,7 @@ def read_marker(repo_id: str) -> dict[str, dict]:
 
 def _write_marker(folder: Path, repo_id: str, files: dict[str, dict]) -> None:
     data = {"repo_id": repo_id, "files": dict(sorted(files.items()))}
-    tmp = folder / (MARKER_NAME + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / MARKER_NAME)
+    write_text_atomic(folder / MARKER_NAME, json.dumps(data, indent=2) + "\n")
 
 
 def _present(folder: Path, marker: dict[str, dict], rel: str) -> bool:

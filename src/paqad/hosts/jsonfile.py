@@ -11,14 +11,13 @@ only; we never rewrite those with comments in them.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from paqad.errors import UserFileError
+from paqad.atomic import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -64,21 +63,7 @@ def dump_json(data: dict[str, Any], indent: str = "  ", trailing_newline: bool =
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` in one step, keeping the file's mode (new files: 0644)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = None
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(tmp, mode if mode is not None else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, text)  # the package's one writer (fsync, unique temp name)
 
 
 def write_if_changed(path: Path, text: str) -> bool:
