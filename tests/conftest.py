@@ -1,5 +1,5 @@
 """Shared fixtures: the offline model mirror, an isolated PAQAD_HOME, real git repositories, no
-warm process unless a test asks for one.
+warm process unless a test asks for one, and no process left running when the session ends.
 
 The tests run the real local model offline from a mirror (``DIR/<repo id>/...``) and assert exact
 values measured with specific model files (``fixtures/model/MANIFEST.json``). The mirror is
@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -114,6 +116,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.model)
 
 
+def processes_under(folder: Path) -> list[int]:
+    """This user's processes (not this one) started for ``folder``: the command line names a
+    path in it, or the working directory is in it (warm processes, refreshes, MCP servers,
+    host CLIs of the tests)."""
+    found, me, prefix = [], os.getpid(), str(folder)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != os.getuid():
+                continue
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+        except OSError:
+            continue  # gone, or not ours to read
+        words = cmdline + " "
+        if prefix + "/" in words or prefix + " " in words or cwd == prefix or cwd.startswith(prefix + "/"):
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _nothing_left_running(tmp_path_factory: pytest.TempPathFactory):
+    """At the end of the session, stop every process a test started and left behind (a warm
+    process idles 10 minutes; a host CLI's MCP server or a refresh may outlive its test)."""
+    yield
+    base = tmp_path_factory.getbasetemp()
+    for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 2.0)):
+        pids = processes_under(base)
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        end = time.monotonic() + wait
+        while pids and time.monotonic() < end and processes_under(base):
+            time.sleep(0.1)
+
+
 @pytest.fixture(scope="session")
 def paqad_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One model store for the whole session, so the model is copied from the mirror once."""
@@ -123,7 +164,7 @@ def paqad_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # Variables by which the host CLIs (and our checks of them) find their user-level files, or that
 # change whether they run hooks: never inherited by a test.
 HOST_ENV = (
-    "CODEX_HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
+    "CODEX_HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE", "MCP_CONNECT_TIMEOUT_MS",
     "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE",
     "GEMINI_PROJECT_DIR", "COPILOT_HOME", "COPILOT_ALLOW_ALL", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS",
 )

@@ -58,7 +58,7 @@ def test_every_layer_and_reason_code(git_repo, tmp_path: Path) -> None:
             "blob.json": b'{"a": "' + b"\x00" * 80 + b'"}',
             "latin1.md": ("Caf\xe9 " * 20).encode("latin-1"),
             "tiny.md": "# Hi\n\n   short   \n",
-            "big.md": "word " * 40000,  # 200,000 bytes
+            "big.md": "word\n" * 220000,  # 1,100,000 bytes: over the 1 MiB default
             "bom.md": "\ufeff" + BODY,
         },
         commit=False,

@@ -458,8 +458,10 @@ def test_vectors_after_edits_are_those_of_a_fresh_embedding(project):
     assert keys == rows  # every stored vector has exactly one key: nothing stored twice
 
 
-def test_init_and_status_name_skipped_hand_written_source(project):
-    # a central hand-written module over the 150 KB default, and a generated one that is not named
+def test_init_and_status_name_skipped_hand_written_source(project, monkeypatch):
+    # the original's 150 KiB, one setting away: a central hand-written module over it is named,
+    # a generated one is not
+    monkeypatch.setenv("PAQAD_RAG_MAX_FILE_SIZE", "153600")
     big = "\n\n".join(f"def route_{i}(request):\n    \"\"\"Route number {i}.\"\"\"\n    return dispatch(request, {i})"
                       for i in range(2600))
     (project / "src" / "demo" / "routing.py").write_text(big, encoding="utf-8")

@@ -439,3 +439,19 @@ def test_a_pasted_log_is_cut_to_its_question_and_telling_lines() -> None:
     assert 'File "src/shop/retry.py", line 12, in with_retries\nTimeoutError: gave up after retries' in kept
     assert kept.endswith(text[-1000:])
     assert bounded_prompt(PROMPT) == PROMPT
+
+
+def test_a_dense_side_never_started_is_not_called_late(indexed: Path) -> None:
+    """issue 20 item 10: when the hook does not start the dense side (the model would not load in
+    the budget left), the section says so, not that semantic search "did not finish"."""
+    from paqad.deliver.answer import NOT_STARTED, section_for_prompt
+
+    paths = ProjectPaths(indexed)
+    shown: list[str] = []
+    now = time.monotonic()
+    # 10 s since the process started, 1 s left: 3x the time taken does not fit, dense is skipped.
+    section = section_for_prompt(paths, load_settings(paths), PROMPT, now + 1.0, started=now - 10.0,
+                                 keyword_first=shown.append)
+    assert section == shown[0]
+    assert f"Search degraded: {NOT_STARTED}; keyword search only.\n" in section
+    assert "did not finish" not in section

@@ -41,7 +41,9 @@ from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
 from paqad import store as store_mod
+from paqad.store import team_cache as team_mod
 from paqad.store.state import expected_meta, index_state, stale_reasons
+from paqad.store.team_cache import TeamReadThrough
 
 EMBED_BATCH = 64  # chunks per local model call and per vector commit
 REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips
@@ -57,6 +59,10 @@ class IndexReport:
     chunks written with a vector already in the store, ``pending`` chunks of the index still
     without a vector afterwards (an unfinished embedding: keyword search only for them).
     ``searchable_seconds`` is when the keyword index was committed (from the start of the sync).
+    ``team_chunks`` chunks whose vector came from the team store (DESIGN §14; counted in
+    ``embedded_chunks`` too, shown apart by :meth:`summary`); ``team_note`` the
+    one line about it when it could not be used (down, auth, TLS, timeout, a bad vector);
+    ``team_seconds`` the time spent talking to it (connect, lookups, writes).
     ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
     ``large_sources`` names the too-large ones that look hand-written, as (path, bytes). ``warning``
     is a line for people when something needs their attention (no file could be indexed).
@@ -80,6 +86,9 @@ class IndexReport:
     searchable_seconds: float = 0.0
     embed_seconds: float = 0.0
     warning: str = ""
+    team_chunks: int = 0
+    team_note: str = ""
+    team_seconds: float = 0.0
 
     @property
     def changed(self) -> bool:
@@ -88,14 +97,17 @@ class IndexReport:
     def summary(self) -> str:
         """One line for people: what was indexed or synced, and how long it took."""
         left = f"; {self.pending} chunks not embedded yet (keyword search only for them)" if self.pending else ""
+        left += f"; {self.team_note}" if self.team_note else ""
+        local = self.embedded_chunks - self.team_chunks  # embedded_chunks counts the team's vectors too
+        team = f", {self.team_chunks} from the team store" if self.team_chunks else ""
         if self.full:
             return (f"indexed {self.files_total} files, {self.chunks_total} chunks "
-                    f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.1f}s{left}")
+                    f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.1f}s{left}")
         if not self.changed:
-            embedded = f", {self.embedded_chunks} embedded" if self.embedded_chunks else ""
+            embedded = f", {local} embedded{team}" if self.embedded_chunks else ""
             return f"index up to date ({self.files_total} files, {self.chunks_total} chunks{embedded}){left}"
         return (f"synced {self.files_changed} changed, {self.files_removed} removed "
-                f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.2f}s{left}")
+                f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.2f}s{left}")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -208,6 +220,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
         }
         if full:
             meta_values["built_at"] = now
+            meta_values["team_vectors"] = 0  # counted anew by this build
         changes = store_mod.ChangeSet(
             full=full,
             removed=plan.removed,
@@ -234,14 +247,29 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
 
     # 4. embed what the store lacks, batch by batch
     if backlog or first_new is not None:
-        embedding = _embed_pending(store, embedder, tick, after=0 if backlog or first_new is None else first_new)
-        report = dataclasses.replace(report, **embedding)
+        report = dataclasses.replace(report, **_embed_read_through(
+            paths, settings, store, embedder, tick, after=0 if backlog or first_new is None else first_new))
     store.reclaim()
     return dataclasses.replace(report, pending=store.pending_count())
 
 
+def _embed_read_through(paths: ProjectPaths, settings: Settings, store: store_mod.IndexStore, embedder: Embedder,
+                        tick: Progress, after: int) -> dict[str, float | int | str]:
+    """:func:`_embed_pending` through the team store when one is configured (DESIGN §14); adds
+    the report's ``team_note``."""
+    team = team_mod.open_read_through(paths, settings, embedder)
+    try:
+        fields: dict[str, float | int | str] = {**_embed_pending(store, embedder, tick, after=after, team=team)}
+    finally:
+        if team is not None:
+            team.close()
+    fields["team_note"] = team.note if team is not None else ""
+    fields["team_seconds"] = team.seconds if team is not None else 0.0
+    return fields
+
+
 def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progress, after: int = 0,
-                   max_chunks: int | None = None) -> dict[str, float | int]:
+                   max_chunks: int | None = None, team: TeamReadThrough | None = None) -> dict[str, float | int]:
     """Give the chunks without a vector (ids above ``after``) their vectors: from the store when
     another chunk already has the same text, else from the model, committed batch by batch.
 
@@ -260,7 +288,7 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
         total = min(total, max_chunks)
     started = time.perf_counter()
     step = EMBED_BATCH if embedder.provider == "local" else REMOTE_EMBED_BATCH
-    counts = {"texts": 0, "chunks": 0}
+    counts = {"texts": 0, "chunks": 0, "team": 0}
     if total:
         tick("embed", 0, total)
     inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
@@ -273,6 +301,8 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
             raise ProviderResponseError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
         counts["chunks"] += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
         counts["texts"] += len(batch)
+        if team is not None:
+            team.publish([(h, v) for (h, _, _), v in zip(batch, vectors)])
         for h, _, _ in batch:
             inflight.pop(h, None)
         tick("embed", counts["chunks"], total)
@@ -285,19 +315,15 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
             if not page:
                 break
             cursor, fetched = page[-1].id, fetched + len(page)
-            by_hash: dict[str, tuple[str, list[int]]] = {}
-            for item in page:
-                text = dense_text(item.chunk)
-                h = text_hash(text)
-                if h in inflight:
-                    inflight[h].append(item.id)  # attached when its batch commits
-                else:
-                    by_hash.setdefault(h, (text, []))[1].append(item.id)
+            by_hash = _page_texts(page, inflight)
             have = store.cached_rows(model, list(by_hash))
             if have:  # the same text embedded before (another file, an earlier batch): no model call
                 counts["chunks"] += store.commit_vectors(model, dimension, [(h, None, by_hash[h][1]) for h in have])
                 tick("embed", counts["chunks"], total)
             todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
+            if team is not None and todo:  # a teammate embedded it already: no model call either
+                todo = _take_from_team(store, team, model, dimension, todo, counts)
+                tick("embed", counts["chunks"], total)
             for start in range(0, len(todo), step):
                 batch = todo[start : start + step]
                 for h, _, ids in batch:
@@ -309,7 +335,35 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
             commit_oldest()
     finally:
         ahead.shutdown(wait=not queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
-    return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "embed_seconds": time.perf_counter() - started}
+    return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "team_chunks": counts["team"],
+            "embed_seconds": time.perf_counter() - started}
+
+
+def _page_texts(page: list[store_mod.PendingChunk], inflight: dict[str, list[int]]) -> dict[str, tuple[str, list[int]]]:
+    """A page's texts to embed: text hash -> (text, chunk ids); chunks of a text already in
+    flight join its ids in ``inflight`` instead (attached when its batch commits)."""
+    by_hash: dict[str, tuple[str, list[int]]] = {}
+    for item in page:
+        text = dense_text(item.chunk)
+        h = text_hash(text)
+        if h in inflight:
+            inflight[h].append(item.id)
+        else:
+            by_hash.setdefault(h, (text, []))[1].append(item.id)
+    return by_hash
+
+
+def _take_from_team(store: store_mod.IndexStore, team: TeamReadThrough, model: str, dimension: int,
+                    todo: list[tuple[str, str, list[int]]], counts: dict[str, int]) -> list[tuple[str, str, list[int]]]:
+    """Commit the team store's vectors of ``todo`` (one lookup); returns what is still to embed."""
+    found = team.lookup([h for h, _, _ in todo])
+    if not found:
+        return todo
+    attached = store.commit_vectors(model, dimension, [(h, found[h], ids) for h, _, ids in todo if h in found])
+    team_mod.record_team_vectors(store, attached)
+    counts["chunks"] += attached
+    counts["team"] += attached
+    return [item for item in todo if item[0] not in found]
 
 
 def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *, progress: Progress | None = None,
@@ -321,8 +375,17 @@ def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *
     ``settings`` or ``embedder`` (a rebuild is the user's call), or when it vanishes. Returns the
     chunks that got a vector.
     """
+    team = team_mod.open_read_through(paths, settings, embedder)  # one per backlog: a fault is met once
+    try:
+        return _embed_backlog_batches(paths, settings, embedder, progress or _no_progress, batch_chunks, team)
+    finally:
+        if team is not None:
+            team.close()
+
+
+def _embed_backlog_batches(paths: ProjectPaths, settings: Settings, embedder: Embedder, tick: Progress,
+                           batch_chunks: int, team: TeamReadThrough | None) -> int:
     done = 0
-    tick = progress or _no_progress
     while True:
         with store_mod.write_lock(paths, blocking=True):
             if not paths.index_db.exists():
@@ -331,7 +394,7 @@ def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *
             try:
                 if stale_reasons(store.meta(), settings, embedder.fingerprint) or not store.pending_count():
                     return done
-                fields = _embed_pending(store, embedder, tick, max_chunks=batch_chunks)
+                fields = _embed_pending(store, embedder, tick, max_chunks=batch_chunks, team=team)
                 store.reclaim()
             finally:
                 store.close()

@@ -23,6 +23,7 @@ of the base class itself is not allowed outside this module (tests/test_layout.p
     ├── IndexVersionError    the index was written by a newer paqad-ai
     ├── ModelMissingError    the embedding model is not in the store and cannot be fetched,
     │                        or its files are there but cannot be loaded (damaged)
+    ├── TeamStoreError       the team's embedding store cannot be used (``fault`` says why)
     ├── ModelSpecError       an unknown model id, precision or remote model name
     └── ProviderError        a remote embedding provider failed (one class per way, mapped once
         │                    in :mod:`paqad.embed.remote`)
@@ -149,3 +150,13 @@ class ProviderRequestError(ProviderError):
 
 class ProviderResponseError(ProviderError):
     """The provider's reply has the wrong shape (not one vector per input, or the wrong dimension)."""
+
+
+class TeamStoreError(PaqadError):
+    """The team store (PostgreSQL, DESIGN §14) cannot serve this request. ``fault`` is a
+    :class:`paqad.store.team.TeamFault` value (unreachable, auth, tls, timeout, permission,
+    schema, data); a build goes on locally, a ``rag publish`` / ``rag team init`` exits 2."""
+
+    def __init__(self, message: str, fault: object = None) -> None:
+        super().__init__(message)
+        self.fault = fault

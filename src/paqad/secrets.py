@@ -134,6 +134,30 @@ def find_key(paths: ProjectPaths, provider: str, environ: Mapping[str, str] | No
     return KeyLookup(variable, stored, SECRETS_FILE_LABEL)
 
 
+# The team store's password (DESIGN §14): never in a settings file. libpq's own PGPASSWORD and
+# ~/.pgpass work too (libpq reads them when this one is not set).
+TEAM_STORE_PASSWORD = "PAQAD_TEAM_STORE_PASSWORD"
+
+
+def find_team_store_password(paths: ProjectPaths, environ: Mapping[str, str] | None = None) -> KeyLookup:
+    """``PAQAD_TEAM_STORE_PASSWORD`` from the environment, else from ``.paqad/secrets.env``.
+
+    Not found (``value`` None) is not an error: libpq then tries ``PGPASSWORD`` and ``~/.pgpass``.
+    A secrets file looser than 0600 gets the same warning as for an API key.
+    """
+    env = os.environ if environ is None else environ
+    if env.get(TEAM_STORE_PASSWORD):
+        return KeyLookup(TEAM_STORE_PASSWORD, env[TEAM_STORE_PASSWORD], "environment")
+    stored = read_secrets_file(paths.secrets_file).get(TEAM_STORE_PASSWORD)
+    if not stored:
+        return KeyLookup(TEAM_STORE_PASSWORD, None, None)
+    mode = paths.secrets_file.stat().st_mode
+    if _is_loose(mode):
+        warnings.warn(f"{paths.secrets_file}: mode {stat.S_IMODE(mode):04o} lets other users read your team store "
+                      f"password; run: chmod 600 {paths.secrets_file}", UserWarning, stacklevel=2)
+    return KeyLookup(TEAM_STORE_PASSWORD, stored, SECRETS_FILE_LABEL)
+
+
 def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
     """Write ``provider``'s key into ``.paqad/secrets.env``; other lines are kept.
 

@@ -67,6 +67,7 @@ _RAG = "paqad.cli.rag_commands"
         **{name: _RAG for name in ("init", "status", "rebuild", "clear", "probe", "refresh-context")},
         "model": "paqad.cli.model_commands",
         "eval": "paqad.cli.eval_command",
+        **{name: "paqad.cli.team_commands" for name in ("publish", "team")},
     },
 )
 def rag() -> None:

@@ -272,7 +272,7 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     idx = data["index"]
     lines.append(report.index.headline())
     if idx["built_at"]:
-        langs = ", ".join(f"{k} {v}" for k, v in list(idx["languages"].items())[:8])
+        langs = ", ".join(f"{k} {v} ({idx['chunking'].get(k, '?')})" for k, v in list(idx["languages"].items())[:8])
         if idx["build_running"]:
             lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
         lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")

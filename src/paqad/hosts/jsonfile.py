@@ -4,8 +4,10 @@
 it back the same way (key order kept, non-ASCII kept as is), so a file in the usual layout
 changes only where we change it and rewriting unchanged data gives the same bytes.
 :func:`atomic_write` replaces a file in one step (temp file + ``os.replace``), keeping its mode.
-:func:`load_jsonc` reads the host files that allow comments (Gemini's and Copilot's) for checks
-only; we never rewrite those with comments in them.
+:func:`load_jsonc` reads the host files that allow comments (Gemini's and Copilot's) for checks.
+A file the host reads with comments allowed (:data:`JSONC_FILES`) is read the same way
+(``read_json(path, comments=True)``), and :func:`render_json` writes it back with minimal
+edits (:mod:`paqad.hosts.jsonc_edit`), so the user's comments stay.
 """
 
 from __future__ import annotations
@@ -20,23 +22,33 @@ from paqad.errors import UserFileError
 from paqad.atomic import write_text_atomic
 
 
+# Project files whose host reads them with // and /* */ comments allowed: Gemini CLI 0.61 reads
+# settings.json with strip-json-comments then JSON.parse (packages/cli/src/config/settings.ts),
+# and writes it back keeping them (comment-json, packages/cli/src/utils/commentJson.ts).
+JSONC_FILES = frozenset({".gemini/settings.json"})
+
+
 @dataclass(frozen=True)
 class JsonFile:
-    """A JSON object file as read: ``data``, its layout, and the original ``text`` (``None``
-    when the file did not exist)."""
+    """A JSON object file as read: ``data``, its layout, the original ``text`` (``None``
+    when the file did not exist), and whether that text holds comments (then it is written
+    back by minimal edits)."""
 
     data: dict[str, Any]
     indent: str
     trailing_newline: bool
     text: str | None
+    has_comments: bool = False
 
 
 _INDENT_RE = re.compile(r"\{[ \t]*\r?\n([ \t]+)\S")  # the top-level object's first member
 
 
-def read_json(path: Path) -> JsonFile:
+def read_json(path: Path, comments: bool = False) -> JsonFile:
     """The JSON object in ``path`` (``{}`` when missing or blank); raises ``PaqadError`` naming
-    the file when it cannot be read or is not a JSON object."""
+    the file when it cannot be read or is not a JSON object. ``comments``: the host allows
+    ``//`` and ``/* */`` comments in this file (:data:`JSONC_FILES`), so they are read as it
+    reads them."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -45,15 +57,31 @@ def read_json(path: Path) -> JsonFile:
         raise UserFileError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
     if not text.strip():
         return JsonFile({}, "  ", True, text)
+    stripped = strip_json_comments(text) if comments else text
     try:
-        data = json.loads(text)
+        data = json.loads(stripped)
     except json.JSONDecodeError as exc:
         raise UserFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
     if not isinstance(data, dict):
         raise UserFileError(f"{path}: expected a JSON object at the top level; fix it and retry")
     match = _INDENT_RE.match(text.lstrip())
     indent = match.group(1) if match else "  "
-    return JsonFile(data, indent, text.endswith("\n"), text)
+    return JsonFile(data, indent, text.endswith("\n"), text, stripped != text)
+
+
+def render_json(doc: JsonFile, data: dict[str, Any], path: Path) -> str:
+    """The text to write for ``data`` in the file ``doc`` was read from: the usual layout
+    (:func:`dump_json`), or, when the file holds comments, its own text with minimal edits.
+    Raises ``PaqadError`` naming ``path`` when those edits cannot be made safely."""
+    if doc.text is None or not doc.has_comments:
+        return dump_json(data, doc.indent, doc.trailing_newline)
+    from paqad.hosts.jsonc_edit import JsoncEditError, apply
+
+    try:
+        return apply(doc.text, data, doc.indent, lambda text: json.loads(strip_json_comments(text)))
+    except JsoncEditError as exc:
+        raise JsoncEditError(f"{path}: cannot add our entry and keep the file's comments ({exc}); "
+                             "add it by hand or remove the comments, and retry") from None
 
 
 def dump_json(data: dict[str, Any], indent: str = "  ", trailing_newline: bool = True) -> str:

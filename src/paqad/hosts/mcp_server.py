@@ -26,7 +26,6 @@ a one-line message, never an empty result. Nothing but MCP messages goes to stdo
 
 from __future__ import annotations
 
-import re
 import sys
 import threading
 from typing import Annotated, Any
@@ -42,6 +41,7 @@ from paqad.errors import IndexMissingError, PaqadError
 from paqad.hosts import mcp_tools as fmt
 from paqad.hosts.mcp_tools import GrepOutput, Hit, SearchOutput, SymbolOutput, confine_path_prefix  # noqa: F401 (re-export)
 from paqad.project import ProjectPaths, index_exists
+from paqad.search.symbols import definition_pattern, defines_in_text
 
 SERVER_NAME = "paqad-ai"
 MAX_TOP_K = 50
@@ -224,7 +224,7 @@ class CodeSearch:
         with self._lock:
             store = self._get_store()
             files = [p for p in sorted(store.files()) if fmt.under_prefix(p, prefix) and globs.allows(p)]
-        matches, _, _ = fmt.grep_files(self.paths.root, files, fmt.definition_pattern(last), 200)
+        matches, _, _ = fmt.grep_files(self.paths.root, files, definition_pattern(last), 200)
         if not matches:
             return []
         with self._lock:
@@ -238,8 +238,7 @@ class CodeSearch:
             row = next((r for r in by_file.get(m.path, []) if r.start_line <= m.line <= r.end_line), None)
             if row is None:
                 continue
-            if outer and outer not in (row.symbol or "").replace("::", ".").split(".") and not re.search(
-                    rf"\b(?:class|struct|interface|trait|impl|module|object|enum)\s+{re.escape(outer)}\b", row.text):
+            if outer and outer not in (row.symbol or "").replace("::", ".").split(".") and not defines_in_text(row.text, outer):
                 continue
             found.append((row.id, wanted))
         return found
@@ -399,12 +398,15 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
 
 
 def serve(paths: ProjectPaths, *, structured: bool = True) -> None:
-    """Run the MCP server on stdio until the client closes the connection."""
+    """Run the MCP server on stdio until the client closes the connection; a malformed
+    message gets a JSON-RPC error reply (:mod:`paqad.hosts.mcp_stdio`)."""
     import logging
+
+    from paqad.hosts import mcp_stdio
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every rejected call at INFO on stderr
     server, engine = build_server(paths, structured=structured)
     try:
-        server.run("stdio")
+        mcp_stdio.run(server)
     finally:
         engine.close()

@@ -229,8 +229,10 @@ def spawn_refresh(root: Path) -> subprocess.Popen[bytes]:
     )
 
 
-# Settings the hook itself applies (the warm process's answer does not depend on them).
-HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS"})
+# Settings the hook itself applies, or that only builds read (the warm process's answer does not
+# depend on them).
+HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS", "PAQAD_RAG_TEAM_STORE",
+                                 "PAQAD_RAG_TEAM_STORE_WRITE"})
 
 
 @dataclass(frozen=True)

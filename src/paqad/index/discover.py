@@ -41,8 +41,8 @@ from paqad.index.filters import (
     type_reason,
 )
 from paqad.index.stacks import StackPack, detect_stacks
+from paqad.config import DEFAULT_MAX_FILE_SIZE  # bytes; DESIGN §4 `rag_max_file_size`
 
-DEFAULT_MAX_FILE_SIZE = 153600  # bytes; DESIGN §4 `rag_max_file_size`
 
 # Layer-3 reasons a folder passes down to what is inside it: (git's, any other rule's).
 Inherited = tuple[Optional[str], Optional[str]]

@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from paqad.search.signals import is_test_path
-
 _EXAMPLE = re.compile(r"(^|/)(examples?|samples?|demos?|docs_src|benchmarks?|bench|perf[\w-]*|performance[\w-]*|"
                       r"__performance_tests__|playground|sandbox)(/|$)", re.IGNORECASE)
 _TRANSLATION = re.compile(r"(^|/)(i18n|l10n|locales?|translations?)(/|$)", re.IGNORECASE)
@@ -39,7 +37,14 @@ _REEXPORT_LINE = re.compile(r"^\s*(export\s+(\*|\{|type\s+\{)|import\s|from\s+\S
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
 DATA_LANGUAGES = frozenset({"yaml", "json", "toml"})
 
+_TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec|specs)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|/)conftest\.py$")
+
 PRIOR_KINDS = ("tests", "examples", "vendored", "compat", "barrel", "stub", "changelog", "prose", "data")
+
+
+def is_test_path(path: str) -> bool:
+    """True for files that hold tests: ``tests/``, ``test_x.py``, ``x_test.go``, ``x.spec.ts``, ``conftest.py``."""
+    return bool(_TEST_PATH.search(path))
 
 
 @lru_cache(maxsize=16384)
