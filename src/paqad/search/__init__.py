@@ -90,7 +90,7 @@ def search(
         coverage = embedded / chunks if chunks else 1.0
         if use_dense and embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
             embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
-                                        f"({int(coverage * 100)}% so far, embedding continues); keyword search only")
+                                        f"({int(coverage * 100)}% so far; {_who_embeds(paths)}); keyword search only")
         changed = embedding_changes(meta, settings) if use_dense else []
         if changed:  # settings changed since the build: say it in the user's terms, not fingerprints
             if deadline is None and embedder is not None:
@@ -122,3 +122,13 @@ def search(
     finally:
         if own:
             store.close()
+
+
+def _who_embeds(paths: ProjectPaths) -> str:
+    """Who finishes the embedding of an index short of vectors: the writer holding the lock now,
+    else the next refresh or init (issue 20 item 11: a stopped build is not "continuing")."""
+    writer = store_mod.current_writer(paths)
+    if writer is not None:
+        return f"embedding continues in process {writer['pid']}"
+    return ("no process is embedding now: the next `paqad-ai rag refresh-context` (the prompt hook starts one on "
+            "every prompt) or `paqad-ai rag init` finishes it")
