@@ -132,5 +132,6 @@ def test_the_functions_of_the_job_modules_are_small():
     from code_shape import all_shapes
 
     held = ["atomic.py", "errors.py", "status.py", "hosts/prompt_hook.py", "cli/hook_prompt.py", "cli/entry.py",
-            "deliver/query.py", "deliver/delivery.py", "deliver/answer.py", "deliver/refresh.py", "embed/remote.py"]
+            "deliver/query.py", "deliver/delivery.py", "deliver/answer.py", "deliver/refresh.py", "embed/remote.py",
+            "search/__init__.py"]
     assert [s for s in all_shapes([PACKAGE / rel for rel in held]) if s.offends] == []
