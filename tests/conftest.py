@@ -90,9 +90,30 @@ def _find_mirror() -> tuple[Path, str | None]:
 MODEL_MIRROR, MIRROR_PROBLEM = _find_mirror()
 
 
+# The fast tier, `pytest -m "not model"`: modules whose tests never load the embedding model
+# (no index build, no embedder, no hook or CLI run that searches). Every other test is marked
+# `model` at collection; the fast tier needs no mirror, so the mirror check does not stop it.
+NO_MODEL_MODULES = frozenset({
+    "test_layout", "test_config", "test_chunking", "test_discover", "test_ignore_rules", "test_secrets",
+    "test_floor", "test_intent", "test_evaldata",
+})
+MODEL_TESTS_IN_THOSE = frozenset({"test_refresh_gives_a_session_command_the_nothing_form"})
+
+
+def _fast_tier(config: pytest.Config) -> bool:
+    return "not model" in (config.getoption("markexpr", "") or "")
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if MIRROR_PROBLEM:
+    config.addinivalue_line("markers", "model: needs the embedding model (the mirror); deselect with -m 'not model'")
+    if MIRROR_PROBLEM and not _fast_tier(config):
         pytest.exit(MIRROR_PROBLEM, returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem not in NO_MODEL_MODULES or item.originalname in MODEL_TESTS_IN_THOSE:
+            item.add_marker(pytest.mark.model)
 
 
 def processes_under(folder: Path) -> list[int]:

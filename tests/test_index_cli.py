@@ -142,7 +142,7 @@ def test_init_builds_the_index_and_status_reports_it(project):
     assert ("call_with_backoff" in {r[2] for r in rows})
 
 
-def test_init_twice_keeps_the_index_unless_yes(project):
+def test_init_twice_keeps_the_index_unless_rebuild(project):
     assert run("rag", "init", project=project)[0] == 0
     built = status_json(project)["index"]["built_at"]
     code, out, err = run("rag", "init", project=project)
@@ -150,7 +150,10 @@ def test_init_twice_keeps_the_index_unless_yes(project):
     assert "Index already built (5 files" in err
     assert out.endswith("index up to date (5 files, " + str(status_json(project)["index"]["chunks"]) + " chunks)\n")
     assert status_json(project)["index"]["built_at"] == built
-    code, out, _ = run("rag", "init", "--yes", project=project)
+    code, out, err = run("rag", "init", "--yes", project=project)  # --yes answers questions, nothing more
+    assert code == 0 and "Index already built (5 files" in err
+    assert status_json(project)["index"]["built_at"] == built
+    code, out, _ = run("rag", "init", "--rebuild", project=project)
     chunks = status_json(project)["index"]["chunks"]
     assert out.rstrip().endswith(f"indexed 5 files, {chunks} chunks (0 embedded, {chunks} cached) in " + out.rstrip().split(" in ")[-1])
 
@@ -471,3 +474,10 @@ def test_init_and_status_name_skipped_hand_written_source(project, monkeypatch):
             f"({size / 1024:.0f} KB); set rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index them")
     assert want in err.splitlines()
     assert status_json(project)["index"]["large_sources"] == [{"path": "src/demo/routing.py", "bytes": size}]
+
+
+def test_init_help_names_the_model_store_of_paqad_home(monkeypatch, tmp_path):
+    """issue 20 item 13: with PAQAD_HOME set, `init --help` must not promise ~/.paqad/models alone."""
+    code, out, _ = run("rag", "init", "--help")
+    assert code == 0 and "PAQAD_HOME/models" in " ".join(out.split())
+    assert "--rebuild" in out

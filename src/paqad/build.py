@@ -35,7 +35,7 @@ from typing import Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
-from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError
+from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError, ProviderResponseError
 from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
@@ -309,7 +309,7 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
         batch, future = queue.popleft()
         vectors = future.result()
         if vectors.shape != (len(batch), dimension):
-            raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
+            raise ProviderResponseError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
         counts["chunks"] += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
         counts["texts"] += len(batch)
         if team is not None:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from paqad.errors import ConfigError
 from paqad.project import ProjectPaths
+from paqad.atomic import write_text_atomic
 
 # --- Provider and model defaults -------------------------------------------------------------
 PROVIDERS = ("local", "openai", "voyageai")
@@ -314,9 +315,7 @@ def write_local_values(paths: ProjectPaths, updates: dict[str, Any]) -> None:
         else:
             out.append(line)
     out.extend(f"{k}={v}" for k, v in pending.items())
-    tmp = paths.local_config.with_suffix(".tmp")
-    tmp.write_text("\n".join(out) + "\n", encoding="utf-8")
-    os.replace(tmp, paths.local_config)
+    write_text_atomic(paths.local_config, "\n".join(out) + "\n")
 
 
 def _format(value: Any) -> str:

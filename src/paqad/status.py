@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
-from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError
+from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
+from paqad.atomic import write_text_atomic
 
 if TYPE_CHECKING:
     from paqad.store.team_cache import TeamStoreInfo
@@ -91,7 +92,7 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
 
     rel = project_relative(paths.root, value, what)
     if not rel or not os.path.lexists(paths.root / rel):
-        raise PaqadError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
+        raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")
     try:
@@ -129,9 +130,7 @@ def record_last_refresh(paths: ProjectPaths, summary: str, seconds: float) -> No
     try:
         paths.state_dir.mkdir(parents=True, exist_ok=True)
         record = {"at": time.time(), "seconds": round(seconds, 3), "summary": summary}
-        tmp = paths.state_dir / "last-refresh.json.tmp"
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(tmp, paths.state_dir / "last-refresh.json")
+        write_text_atomic(paths.state_dir / "last-refresh.json", json.dumps(record))
     except OSError:
         pass
 

@@ -29,8 +29,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable
 
+from paqad.atomic import write_text_atomic
 from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES, paqad_home, model_mirror
-from paqad.errors import ModelMissingError, PaqadError
+from paqad.errors import ModelMissingError, ModelSpecError, PaqadError
 
 MARKER_NAME = ".paqad-verified.json"
 MANIFEST_NAME = "MANIFEST.json"  # the mirror's own list of sha256 and size per file
@@ -109,7 +110,7 @@ def onnx_file(precision: str) -> str:
     try:
         return LOCAL_MODEL_FILES[precision]
     except KeyError:
-        raise PaqadError(
+        raise ModelSpecError(
             f"model precision {precision!r} is not supported; use one of {', '.join(LOCAL_MODEL_FILES)}"
         ) from None
 
@@ -150,7 +151,7 @@ def model_dir(repo_id: str) -> Path:
     """``paqad_home()/models/<repo_id>``; raises PaqadError for an id that would escape the store."""
     parts = repo_id.split("/")
     if not repo_id or any(p in ("", ".", "..") or p.startswith(".") for p in parts) or "\\" in repo_id:
-        raise PaqadError(f"model id {repo_id!r} is not a valid hub repo id (expected e.g. Xenova/all-MiniLM-L6-v2)")
+        raise ModelSpecError(f"model id {repo_id!r} is not a valid hub repo id (expected e.g. Xenova/all-MiniLM-L6-v2)")
     return models_root().joinpath(*parts)
 
 
@@ -172,9 +173,7 @@ def read_marker(repo_id: str) -> dict[str, dict]:
 
 def _write_marker(folder: Path, repo_id: str, files: dict[str, dict]) -> None:
     data = {"repo_id": repo_id, "files": dict(sorted(files.items()))}
-    tmp = folder / (MARKER_NAME + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / MARKER_NAME)
+    write_text_atomic(folder / MARKER_NAME, json.dumps(data, indent=2) + "\n")
 
 
 def _present(folder: Path, marker: dict[str, dict], rel: str) -> bool:
@@ -430,7 +429,7 @@ def import_model(source: Path, repo_id: str | None = None) -> Path:
     """
     source = Path(source).expanduser().resolve()
     if not source.is_dir():
-        raise PaqadError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
+        raise ModelSpecError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
     folder, repo_id = _locate_import(source, repo_id)
     files = _import_files(folder, repo_id)
     staging, made = _new_staging_dir()
@@ -462,7 +461,7 @@ def _import_files(folder: Path, repo_id: str) -> tuple[str, ...]:
         if not onnx_present:
             absent.append(" or ".join(LOCAL_MODEL_FILES.values()))
     if absent:
-        raise PaqadError(f"{folder}: lacks {', '.join(absent)} for model {repo_id}; expected a folder laid out like the hub repo")
+        raise ModelSpecError(f"{folder}: lacks {', '.join(absent)} for model {repo_id}; expected a folder laid out like the hub repo")
     return needs
 
 
@@ -480,15 +479,15 @@ def _locate_import(source: Path, repo_id: str | None) -> tuple[Path, str]:
         guess = f"{source.parent.name}/{source.name}"
         if guess in KNOWN_MODELS:
             return source, guess
-        raise PaqadError(f"{source}: cannot tell which model this is; pass --repo-id (e.g. --repo-id Xenova/all-MiniLM-L6-v2)")
+        raise ModelSpecError(f"{source}: cannot tell which model this is; pass --repo-id (e.g. --repo-id Xenova/all-MiniLM-L6-v2)")
     found = [rid for rid in KNOWN_MODELS if _looks_like_model(source / rid)]
     if len(found) > 1 and DEFAULT_MODELS["local"] in found:  # a full mirror: the default model
         found = [DEFAULT_MODELS["local"]]
     if len(found) == 1:
         return source / found[0], found[0]
     if not found:
-        raise PaqadError(f"{source}: holds no model files (config.json, tokenizer.json) nor <repo id>/ folders of known models")
-    raise PaqadError(f"{source}: holds several models ({', '.join(found)}); pass --repo-id to pick one")
+        raise ModelSpecError(f"{source}: holds no model files (config.json, tokenizer.json) nor <repo id>/ folders of known models")
+    raise ModelSpecError(f"{source}: holds several models ({', '.join(found)}); pass --repo-id to pick one")
 
 
 def list_models() -> list[dict]:

@@ -60,7 +60,7 @@ from paqad import store as store_mod
 from paqad.build import IndexReport, sync
 from paqad.config import MAX_PASSAGES, MAX_POINTERS, Settings, load_settings, paqad_home
 from paqad.embed.base import Embedder
-from paqad.errors import PaqadError
+from paqad.errors import EvaluationError, UsageError
 from paqad.evaluate.cases import SHOULD_SKIP, EvalCase, load_cases, project_dir
 from paqad.evaluate.gate import HIT_K, CaseResult, GateThresholds, count_tokens
 from paqad.evaluate.git_cases import GIT_NAMED, MAX_GOLD_FILES, checkout_into, git_cases, git_toplevel
@@ -258,7 +258,7 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
     if not commits:
         why = (f"the {len(scan.ignored)} that change non-test source files change more than {MAX_GOLD_FILES} each"
                if scan.ignored else "none changes a non-test source file")
-        raise PaqadError(f"--from-git {count}: no usable commit among the last {scan.scanned} of the first-parent "
+        raise EvaluationError(f"--from-git {count}: no usable commit among the last {scan.scanned} of the first-parent "
                          f"history of {top}: {why}")
     arms = _arm_names(mode)
     out: dict[str, list[CaseResult]] = {arm: [] for arm in arms}
@@ -343,16 +343,16 @@ def run_eval(
     the baseline's cases and this run's, or ``--from-git`` problems.
     """
     if mode not in MODES:
-        raise PaqadError(f"--mode {mode}: unknown; use one of {', '.join(MODES)}")
+        raise UsageError(f"--mode {mode}: unknown; use one of {', '.join(MODES)}")
     if from_git is not None and from_git < 1:
-        raise PaqadError(f"--from-git {from_git}: give a number of commits of at least 1")
+        raise UsageError(f"--from-git {from_git}: give a number of commits of at least 1")
     snapshot = None
     if mode == "rag-vs-candidate":
         if baseline is None:
-            raise PaqadError("--mode rag-vs-candidate needs --baseline SNAPSHOT.json (write one with --save-snapshot)")
+            raise UsageError("--mode rag-vs-candidate needs --baseline SNAPSHOT.json (write one with --save-snapshot)")
         snapshot = load_snapshot(baseline)
     elif baseline is not None:
-        raise PaqadError(f"--baseline is only used with --mode rag-vs-candidate, not {mode}")
+        raise UsageError(f"--baseline is only used with --mode rag-vs-candidate, not {mode}")
     settings = settings or load_settings(user_paths)
     if embedder is None:
         from paqad.embed.factory import get_embedder

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import PaqadError, UserFileError
 from paqad.hosts import Host
 from paqad.hosts import mcp_config
 from paqad.hosts.jsonfile import JSONC_FILES, atomic_write, read_json, render_json, write_if_changed
@@ -64,7 +64,7 @@ def handler_for(host: Host, command: str, budget_ms: int) -> dict[str, Any]:
 def _section(data: dict[str, Any], key: str, kind: type, path: Path, where: str) -> Any:
     value = data.get(key)
     if value is not None and not isinstance(value, kind):
-        raise PaqadError(f"{path}: {where} is not a JSON {'object' if kind is dict else 'array'}; fix it and retry")
+        raise UserFileError(f"{path}: {where} is not a JSON {'object' if kind is dict else 'array'}; fix it and retry")
     return value
 
 
@@ -219,7 +219,7 @@ def install_rule(host: Host, project_root: Path) -> tuple[Path, bool] | None:
         return None
     path = project_root / host.rule_path
     if path.exists() and not is_our_rule(path):
-        raise PaqadError(f"{path}: exists and was not written by paqad-ai; move it and retry")
+        raise UserFileError(f"{path}: exists and was not written by paqad-ai; move it and retry")
     return path, write_if_changed(path, RULE_TEXT)
 
 

@@ -13,14 +13,13 @@ edits (:mod:`paqad.hosts.jsonc_edit`), so the user's comments stay.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import UserFileError
+from paqad.atomic import write_text_atomic
 
 
 # Project files whose host reads them with // and /* */ comments allowed: Gemini CLI 0.61 reads
@@ -55,16 +54,16 @@ def read_json(path: Path, comments: bool = False) -> JsonFile:
     except FileNotFoundError:
         return JsonFile({}, "  ", True, None)
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
+        raise UserFileError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
     if not text.strip():
         return JsonFile({}, "  ", True, text)
     stripped = strip_json_comments(text) if comments else text
     try:
         data = json.loads(stripped)
     except json.JSONDecodeError as exc:
-        raise PaqadError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
+        raise UserFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
     if not isinstance(data, dict):
-        raise PaqadError(f"{path}: expected a JSON object at the top level; fix it and retry")
+        raise UserFileError(f"{path}: expected a JSON object at the top level; fix it and retry")
     match = _INDENT_RE.match(text.lstrip())
     indent = match.group(1) if match else "  "
     return JsonFile(data, indent, text.endswith("\n"), text, stripped != text)
@@ -92,21 +91,7 @@ def dump_json(data: dict[str, Any], indent: str = "  ", trailing_newline: bool =
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` in one step, keeping the file's mode (new files: 0644)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = None
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(tmp, mode if mode is not None else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, text)  # the package's one writer (fsync, unique temp name)
 
 
 def write_if_changed(path: Path, text: str) -> bool:

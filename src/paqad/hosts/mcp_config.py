@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import PaqadError, UserFileError
 from paqad.hosts import MCP_SERVER_NAME, Host, tomltext
 from paqad.hosts.jsonfile import JSONC_FILES, atomic_write, read_json, render_json, write_if_changed
 from paqad.hosts.launcher import mcp_launch
@@ -88,10 +88,10 @@ def install_entry(host: Host, project_root: Path) -> tuple[Path, bool]:
     doc = read_json(path, comments=host.mcp_path in JSONC_FILES)
     servers = doc.data.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
-        raise PaqadError(f"{path}: \"mcpServers\" is not a JSON object; fix it and retry")
+        raise UserFileError(f"{path}: \"mcpServers\" is not a JSON object; fix it and retry")
     existing = servers.get(MCP_SERVER_NAME)
     if existing is not None and not is_our_entry(existing):
-        raise PaqadError(f"{path}: an MCP server named {MCP_SERVER_NAME!r} that is not paqad-ai's is already there; rename it and retry")
+        raise UserFileError(f"{path}: an MCP server named {MCP_SERVER_NAME!r} that is not paqad-ai's is already there; rename it and retry")
     if existing is not None:
         entry = {**existing, **entry}  # keep the user's extra keys (env, timeout, ...) and their order
     servers[MCP_SERVER_NAME] = entry
@@ -110,9 +110,9 @@ def _install_toml(path: Path, entry: dict[str, Any]) -> bool:
     try:
         existing = tomltext.get(tomltext.loads(text), ("mcp_servers", MCP_SERVER_NAME))
     except ValueError as exc:
-        raise PaqadError(f"{path}: not valid TOML ({exc}); fix it and retry") from None
+        raise UserFileError(f"{path}: not valid TOML ({exc}); fix it and retry") from None
     if existing is not None and not is_our_entry(existing):
-        raise PaqadError(f"{path}: [mcp_servers.{MCP_SERVER_NAME}] is not paqad-ai's; rename it and retry")
+        raise UserFileError(f"{path}: [mcp_servers.{MCP_SERVER_NAME}] is not paqad-ai's; rename it and retry")
     new = tomltext.set_values(text, ("mcp_servers", MCP_SERVER_NAME), entry)
     return write_if_changed(path, new)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from paqad.errors import PaqadError
+from paqad.errors import ProjectPathError, UsageError
 from paqad.project import ProjectPaths, project_relative
 from paqad.index.filters import (
     FilterDecision,
@@ -305,7 +305,7 @@ def discover(
     """
     root = Path(root).resolve()
     if not root.is_dir():
-        raise PaqadError(f"{root}: project root is not a folder; pass --project-root PATH")
+        raise UsageError(f"{root}: project root is not a folder; pass --project-root PATH")
     rules = _Rules.load(root, max_file_size, known)
     eligible: list[FilterDecision] = []
     rejected: list[FilterDecision] = []
@@ -393,11 +393,11 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     root = Path(root).resolve()
     rel = text_name(project_relative(root, rel_path))
     if not rel:
-        raise PaqadError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
+        raise ProjectPathError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
     parts = rel.split("/")
     target = root / fs_name(rel)
     if not os.path.lexists(target):
-        raise PaqadError(f"{rel_path}: no such file or folder in the project")
+        raise ProjectPathError(f"{rel_path}: no such file or folder in the project")
     rules = _Rules.load(root, max_file_size)
     levels = _push_gitignore(list(rules.base_levels), root, "")
     inherited: Inherited = (None, None)

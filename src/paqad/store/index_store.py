@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
-from paqad.errors import IndexCorruptError, IndexMissingError, IndexStaleError, PaqadError
+from paqad.errors import IndexCorruptError, IndexMissingError, IndexStaleError, IndexVersionError
 from paqad.index.rows import FileRow
 from paqad.project import ProjectPaths, index_exists
 from paqad.store import codec, vectors
@@ -481,7 +481,7 @@ def open_store(paths: ProjectPaths, *, create: bool = False, readonly: bool = Fa
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             db.close()
-            raise PaqadError(f"{db_path}: index schema v{version} is newer than this paqad-ai (v{SCHEMA_VERSION}); upgrade paqad-ai or run `paqad-ai rag rebuild`")
+            raise IndexVersionError(f"{db_path}: index schema v{version} is newer than this paqad-ai (v{SCHEMA_VERSION}); upgrade paqad-ai or run `paqad-ai rag rebuild`")
         if version < READABLE_FROM and not create:
             db.close()
             if version == 0:
