@@ -19,7 +19,7 @@ from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.results import SearchResponse, SearchResult
 from paqad.store.state import embedding_changes
 from paqad.search.signals import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like, is_test_path
-from paqad.search.confidence import calibration_for
+from paqad.search.confidence import calibration_for, monotone_confidence
 from paqad.search.ranking import POOL_SIZE, Pools, RankingOptions, ablations, gather, rank
 
 __all__ = [
@@ -118,6 +118,8 @@ def search(
         results = rank(store, pools, top_n=top_n or settings.rag_top_n, options=ranking, calibration=calibration)
         # Which results have a cosine is decided here, at the boundary, not inside the ranking.
         results = [r if r.chunk_id in pools.cosine else replace(r, semantic=False) for r in results]
+        if calibration is not None:  # "match %" never rises with rank (DESIGN §8.5)
+            results = monotone_confidence(results)
         return SearchResponse(tuple(results), degraded if use_dense else None, coverage)
     finally:
         if own:
