@@ -31,7 +31,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
@@ -45,6 +45,9 @@ from paqad import store as store_mod
 from paqad.store import team_cache as team_mod
 from paqad.store.state import expected_meta, index_state, stale_reasons
 from paqad.store.team_cache import TeamReadThrough
+
+if TYPE_CHECKING:  # imported where used: the thread pool only when embedding
+    from concurrent.futures import ThreadPoolExecutor
 
 EMBED_BATCH = 64  # chunks per local model call and per vector commit
 REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips
@@ -324,7 +327,7 @@ class _EmbedPipeline:
             self.tick("embed", self.counts["chunks"], self.total)
         return todo
 
-    def send(self, ahead, todo: list[tuple[str, str, list[int]]], step: int) -> None:
+    def send(self, ahead: ThreadPoolExecutor, todo: list[tuple[str, str, list[int]]], step: int) -> None:
         """Send ``todo`` to the model in batches of ``step`` on ``ahead``, committing all but the newest batch."""
         for start in range(0, len(todo), step):
             batch = todo[start : start + step]
