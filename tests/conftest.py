@@ -1,5 +1,5 @@
 """Shared fixtures: the offline model mirror, an isolated PAQAD_HOME, real git repositories, no
-warm process unless a test asks for one.
+warm process unless a test asks for one, and no process left running when the session ends.
 
 The tests run the real local model offline from a mirror (``DIR/<repo id>/...``) and assert exact
 values measured with specific model files (``fixtures/model/MANIFEST.json``). The mirror is
@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -88,9 +90,69 @@ def _find_mirror() -> tuple[Path, str | None]:
 MODEL_MIRROR, MIRROR_PROBLEM = _find_mirror()
 
 
+# The fast tier, `pytest -m "not model"`: modules whose tests never load the embedding model
+# (no index build, no embedder, no hook or CLI run that searches). Every other test is marked
+# `model` at collection; the fast tier needs no mirror, so the mirror check does not stop it.
+NO_MODEL_MODULES = frozenset({
+    "test_layout", "test_config", "test_chunking", "test_discover", "test_ignore_rules", "test_secrets",
+    "test_floor", "test_intent", "test_evaldata",
+})
+MODEL_TESTS_IN_THOSE = frozenset({"test_refresh_gives_a_session_command_the_nothing_form"})
+
+
+def _fast_tier(config: pytest.Config) -> bool:
+    return "not model" in (config.getoption("markexpr", "") or "")
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if MIRROR_PROBLEM:
+    config.addinivalue_line("markers", "model: needs the embedding model (the mirror); deselect with -m 'not model'")
+    if MIRROR_PROBLEM and not _fast_tier(config):
         pytest.exit(MIRROR_PROBLEM, returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem not in NO_MODEL_MODULES or item.originalname in MODEL_TESTS_IN_THOSE:
+            item.add_marker(pytest.mark.model)
+
+
+def processes_under(folder: Path) -> list[int]:
+    """This user's processes (not this one) started for ``folder``: the command line names a
+    path in it, or the working directory is in it (warm processes, refreshes, MCP servers,
+    host CLIs of the tests)."""
+    found, me, prefix = [], os.getpid(), str(folder)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != os.getuid():
+                continue
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+        except OSError:
+            continue  # gone, or not ours to read
+        words = cmdline + " "
+        if prefix + "/" in words or prefix + " " in words or cwd == prefix or cwd.startswith(prefix + "/"):
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _nothing_left_running(tmp_path_factory: pytest.TempPathFactory):
+    """At the end of the session, stop every process a test started and left behind (a warm
+    process idles 10 minutes; a host CLI's MCP server or a refresh may outlive its test)."""
+    yield
+    base = tmp_path_factory.getbasetemp()
+    for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 2.0)):
+        pids = processes_under(base)
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        end = time.monotonic() + wait
+        while pids and time.monotonic() < end and processes_under(base):
+            time.sleep(0.1)
 
 
 @pytest.fixture(scope="session")
@@ -102,7 +164,7 @@ def paqad_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # Variables by which the host CLIs (and our checks of them) find their user-level files, or that
 # change whether they run hooks: never inherited by a test.
 HOST_ENV = (
-    "CODEX_HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
+    "CODEX_HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE", "MCP_CONNECT_TIMEOUT_MS",
     "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE",
     "GEMINI_PROJECT_DIR", "COPILOT_HOME", "COPILOT_ALLOW_ALL", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS",
 )

@@ -39,7 +39,7 @@ def read_line_within(proc: subprocess.Popen, seconds: float) -> str:
     return proc.stderr.readline().decode() if ready else ""
 
 
-@pytest.mark.parametrize("command", [["rag", "init", "--provider", "local", "--yes"], ["rag", "rebuild"]])
+@pytest.mark.parametrize("command", [["rag", "init", "--provider", "local", "--rebuild"], ["rag", "rebuild"]])
 def test_second_writer_says_it_waits_and_when_it_got_the_lock(git_repo, command: list[str]) -> None:
     project = git_repo(FILES)
     assert main(["rag", "init", "--provider", "local", "--project-root", str(project)]) == 0

@@ -14,7 +14,7 @@ def test_defaults_when_nothing_is_configured(tmp_path):
     s = load_settings(tmp_path, environ={})
     assert (s.rag_enabled, s.rag_embedding_provider, s.rag_embedding_model) == (False, "local", "Xenova/all-MiniLM-L6-v2")
     assert (s.rag_similarity_threshold, s.rag_relief_floor, s.rag_top_n) == (0.75, 0.35, 20)
-    assert (s.rag_max_file_size, s.rag_hook_budget_ms) == (153600, 1500)
+    assert (s.rag_max_file_size, s.rag_hook_budget_ms) == (1048576, 1500)
     assert s.sources["rag_top_n"] == "default"
     assert s.sources["rag_embedding_model"] == "default for provider local"
     assert s.embedding_dimension == 384

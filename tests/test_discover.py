@@ -58,7 +58,7 @@ def test_every_layer_and_reason_code(git_repo, tmp_path: Path) -> None:
             "blob.json": b'{"a": "' + b"\x00" * 80 + b'"}',
             "latin1.md": ("Caf\xe9 " * 20).encode("latin-1"),
             "tiny.md": "# Hi\n\n   short   \n",
-            "big.md": "word " * 40000,  # 200,000 bytes
+            "big.md": "word\n" * 220000,  # 1,100,000 bytes: over the 1 MiB default
             "bom.md": "\ufeff" + BODY,
         },
         commit=False,
@@ -332,8 +332,9 @@ def test_explain_one_path(git_repo) -> None:
         },
         commit=False,
     )
+    st = (root / "src/app.py").stat()
     assert explain(root, "src/app.py") == FilterDecision(
-        "src/app.py", True, None, len(PY), (root / "src/app.py").stat().st_mtime_ns
+        "src/app.py", True, None, len(PY), st.st_mtime_ns, st.st_ctime_ns, st.st_ino
     )
     assert explain(root, "./src\\app.py").path == "src/app.py"
     assert explain(root, "node_modules/lib/index.md").reason == "ignore:default-dir"

@@ -18,6 +18,7 @@ from conftest import git
 from paqad.cli.main import main
 from paqad.hosts import HOSTS
 from paqad.hosts.installers import HOOK_DESCRIPTION, HOOK_NAME, install, install_host, uninstall
+from paqad.hosts.jsonfile import strip_json_comments
 from paqad.hosts.launcher import (
     check_program,
     hook_command,
@@ -188,6 +189,68 @@ def test_refuses_invalid_settings_and_names_the_file(tmp_path: Path, capsys: pyt
     assert '"hooks.BeforeAgent" is not a JSON array' in capsys.readouterr().err
 
 
+GEMINI_WITH_COMMENTS = """{
+  // Team settings for Gemini CLI (it reads this file with comments allowed)
+  "general": {
+    "vimMode": true // some of us like vim
+  },
+  /* hooks we run before each turn */
+  "hooks": {
+    "BeforeAgent": [
+      {"hooks": [{"name": "lint", "type": "command", "command": "./lint.sh"}]} // ours, keep
+    ]
+  },
+  "ui": {"theme": "GitHub"} // last key
+}
+"""
+MCP_LAUNCH = ["-c", 'PATH="$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin" exec paqad-ai mcp --text-only']
+
+
+def test_gemini_settings_with_comments_keep_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = tmp_path / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(GEMINI_WITH_COMMENTS, encoding="utf-8")
+    assert main(["hooks", "install", "--host", "gemini", "--mcp", "--project-root", str(tmp_path)]) == 0
+    capsys.readouterr()
+    text = settings.read_text(encoding="utf-8")
+    handler = json.dumps(our_handler("gemini"), indent=2).replace("\n", "\n          ")
+    server = json.dumps({"paqad": {"command": "sh", "args": MCP_LAUNCH, "trust": True}}, indent=2).replace("\n", "\n  ")
+    lint = '      {"hooks": [{"name": "lint", "type": "command", "command": "./lint.sh"}]}'
+    assert text == GEMINI_WITH_COMMENTS.replace(
+        f"{lint} // ours, keep\n",
+        f'{lint}, // ours, keep\n      {{\n        "hooks": [\n          {handler}\n        ]\n      }}\n').replace(
+        '  "ui": {"theme": "GitHub"} // last key\n',
+        f'  "ui": {{"theme": "GitHub"}}, // last key\n  "mcpServers": {server}\n')
+    # Read back as Gemini CLI reads it (comments stripped, then JSON): our group after the user's.
+    assert json.loads(strip_json_comments(text))["hooks"]["BeforeAgent"][1] == {"hooks": [our_handler("gemini")]}
+    mtime = settings.stat().st_mtime_ns
+    assert main(["hooks", "install", "--host", "gemini", "--mcp", "--project-root", str(tmp_path)]) == 0
+    assert "already installed in .gemini/settings.json" in capsys.readouterr().out
+    assert settings.read_text(encoding="utf-8") == text and settings.stat().st_mtime_ns == mtime  # nothing changed: no byte
+    assert main(["hooks", "status", "--host", "gemini", "--project-root", str(tmp_path)]) == 0
+    assert "problem" not in capsys.readouterr().out
+    assert main(["hooks", "uninstall", "--host", "gemini", "--project-root", str(tmp_path)]) == 0
+    assert settings.read_text(encoding="utf-8") == GEMINI_WITH_COMMENTS  # the user's file, byte for byte
+
+
+def test_a_gemini_file_of_only_comments_stays_on_uninstall(tmp_path: Path) -> None:
+    settings = tmp_path / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{\n  // project settings\n}\n", encoding="utf-8")
+    install_host(HOSTS["gemini"], tmp_path, BUDGET_MS, mcp=True)
+    assert "// project settings" in settings.read_text(encoding="utf-8")
+    assert main(["hooks", "uninstall", "--host", "gemini", "--project-root", str(tmp_path)]) == 0
+    assert settings.read_text(encoding="utf-8") == "{\n  // project settings\n}\n"
+
+
+def test_comments_stay_refused_where_the_host_does_not_read_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  // not for Claude Code\n  "model": "opus"\n}\n', encoding="utf-8")
+    assert main(["hooks", "install", "--host", "claude", "--project-root", str(tmp_path)]) == 2
+    assert f"{settings}: not valid JSON" in capsys.readouterr().err
+
+
 def _tree(*roots: Path) -> dict[str, tuple[bytes, int]]:
     """Every file under ``roots``: bytes and mtime (a rewrite with the same bytes shows too)."""
     out = {}
@@ -275,7 +338,8 @@ def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixt
     assert out[0] == "Claude Code: installed in .claude/settings.json"
     assert f"  launcher: {launcher_path()} (runs this installation when paqad-ai is not on the host's PATH)" in out
     assert "  mcp: not set up; add --mcp to register the paqad MCP server in .mcp.json" in out
-    assert "  will run: yes" in out
+    # Retrieval is off and there is no index here: the host runs the hook, which adds nothing (issue 20, item 8).
+    assert "  will run: NO" in out and "  fix: run `paqad-ai rag init` (builds the index when there is none, then turns retrieval on)" in out
     assert "Cursor: installed in .cursor/hooks.json (records the prompt and refreshes; this host's hook cannot add context)" in out
     assert "  rule: .cursor/rules/paqad-ai.mdc written (the agent reads .paqad/context/session-context.md)" in out
 
@@ -290,8 +354,8 @@ def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["hooks", "status", "--json", "--project-root", root]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [(r["host"], r["installed"], r["will_run"], r["adds_context"]) for r in report] == [
-        ("claude", True, True, True), ("claude-local", False, False, True), ("codex", False, False, True),
-        ("gemini", False, False, True), ("copilot", False, False, True), ("cursor", True, True, False),
+        ("claude", True, False, True), ("claude-local", False, False, True), ("codex", False, False, True),
+        ("gemini", False, False, True), ("copilot", False, False, True), ("cursor", True, False, False),
     ]
     assert report[0]["commands"] == [COMMAND["claude"]] and report[0]["program"]["found"] == PAQAD_AI
     assert main(["hooks", "uninstall", "--project-root", root]) == 0
@@ -366,8 +430,11 @@ def test_mcp_entries_in_each_hosts_file_and_the_codex_toml_keeps_comments(tmp_pa
     for name in ("claude", "codex", "gemini", "copilot", "cursor"):
         install_host(HOSTS[name], tmp_path, BUDGET_MS, mcp=True)
     launch = ["-c", 'PATH="$PATH:${PAQAD_HOME:-$HOME/.paqad}/bin" exec paqad-ai mcp --text-only']
-    for rel in (".mcp.json", ".cursor/mcp.json", ".github/mcp.json"):
+    for rel in (".cursor/mcp.json", ".github/mcp.json"):
         assert json.loads((tmp_path / rel).read_text(encoding="utf-8")) == {"mcpServers": {"paqad": {"command": "sh", "args": launch}}}
+    # Claude Code: "alwaysLoad" makes `claude -p` wait for the server before the first turn (issue 20, item 15).
+    assert json.loads((tmp_path / ".mcp.json").read_text(encoding="utf-8")) == \
+        {"mcpServers": {"paqad": {"command": "sh", "args": launch, "alwaysLoad": True}}}
     gemini = json.loads((tmp_path / ".gemini" / "settings.json").read_text(encoding="utf-8"))
     assert gemini["mcpServers"] == {"paqad": {"command": "sh", "args": launch, "trust": True}}
     text = codex_cfg.read_text(encoding="utf-8")

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import build_index
 
 from paqad.cli.main import main
 from paqad.hosts import HOSTS, codex
@@ -36,9 +38,55 @@ def codes(host: str, root: Path) -> list[str]:
     return [f.code for f in report(HOSTS[host], root).blockers]
 
 
+@pytest.fixture(scope="module")
+def indexed_template(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
+    """A project with retrieval on and an index (built once), for the hook to have something to do."""
+    return build_index(tmp_path_factory.mktemp("status") / "demo", {"README.md": "# demo\n"}, paqad_home)
+
+
 @pytest.fixture
-def project(git_repo) -> Path:
-    return git_repo({"README.md": "# demo\n"})
+def project(git_repo, indexed_template: Path) -> Path:
+    root = git_repo({"README.md": "# demo\n"})
+    shutil.copytree(indexed_template / ".paqad", root / ".paqad")
+    return root
+
+
+def test_retrieval_off_or_no_index_is_not_running(git_repo, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bare = installed(git_repo({"README.md": "# demo\n"}, name="bare"), "claude")
+    r = report(HOSTS["claude"], bare)
+    assert r.installed and not r.will_run
+    assert [(f.code, f.why, f.fix) for f in r.blockers] == [(
+        "retrieval-off", "retrieval is off here (rag_enabled=false) and there is no index: the hook exits at once and adds nothing",
+        "run `paqad-ai rag init` (builds the index when there is none, then turns retrieval on)")]
+    assert main(["hooks", "status", "--host", "claude", "--project-root", str(bare)]) == 0
+    out = capsys.readouterr().out
+    assert "  will run: NO\n  why: retrieval is off here (rag_enabled=false) and there is no index" in out
+    assert "  fix: run `paqad-ai rag init`" in out
+
+    installed(project, "claude")
+    assert report(HOSTS["claude"], project).will_run
+    (project / ".paqad" / "vectors" / "index.sqlite").unlink()
+    assert codes("claude", project) == ["index-missing"]
+    with open(project / ".paqad" / ".config", "a", encoding="utf-8") as handle:
+        handle.write("rag_enabled=false\n")
+    assert codes("claude", project) == ["retrieval-off"]
+
+
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "copilot"])
+def test_a_budget_the_installed_timeout_does_not_cover(host: str, project: Path) -> None:
+    installed(project, host)  # timeout for BUDGET_MS: 2 s + 5 s = 7 s
+    assert "hook-timeout-short" not in codes(host, project)
+    with open(project / ".paqad" / ".config", "a", encoding="utf-8") as handle:
+        handle.write("rag_hook_budget_ms=20000\n")
+    [finding] = [f for f in report(HOSTS[host], project).blockers if f.code == "hook-timeout-short"]
+    key, shown = {"claude": ("timeout", "7"), "codex": ("timeout", "7"), "gemini": ("timeout", "7000"), "copilot": ("timeoutSec", "7")}[host]
+    title = HOSTS[host].title
+    assert finding.why == (f'rag_hook_budget_ms=20000 but the installed hook has "{key}": {shown} (7 s): {title} kills it before it '
+                           "answers, and the prompt goes without context")
+    assert finding.fix.startswith(f'run `paqad-ai hooks install --host {host}` (writes "{key}": {"25000" if host == "gemini" else "25"}')
+    assert not report(HOSTS[host], project).will_run
+    install_host(HOSTS[host], project, 20000)  # what the fix says
+    assert "hook-timeout-short" not in codes(host, project)
 
 
 def installed(project: Path, *hosts: str) -> Path:
@@ -172,7 +220,8 @@ def test_codex_not_trusted_then_trusted_then_modified_then_disabled(project: Pat
     assert config.read_text(encoding="utf-8") == text
 
     # A new budget changes the handler's timeout, hence its hash: "modified since approval".
-    write(project / ".paqad" / ".config", "rag_hook_budget_ms=4000\n")
+    with open(project / ".paqad" / ".config", "a", encoding="utf-8") as handle:
+        handle.write("rag_hook_budget_ms=4000\n")
     assert main(["hooks", "install", "--host", "codex", "--project-root", str(project)]) == 0
     out = capsys.readouterr().out
     assert "  will run: NO" in out and "  why: the hook changed since it was approved" in out
@@ -327,3 +376,11 @@ def test_status_text_names_the_reason_and_the_exact_fix(project: Path, capsys: p
     assert main(["hooks", "status", "--json", "--host", "codex", "--project-root", str(project)]) == 0
     [data] = json.loads(capsys.readouterr().out)
     assert [b["code"] for b in data["blockers"]] == ["codex-project-not-trusted", "codex-hook-not-approved"] and data["will_run"] is False
+
+
+def test_claude_with_the_mcp_entry_names_its_start_up_wait(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_host(HOSTS["claude"], project, BUDGET_MS, mcp=True)
+    wait = "Claude Code waits 5 s (MCP_CONNECT_TIMEOUT_MS) for MCP servers before the first turn and leaves out one still starting"
+    assert any(n.startswith(wait) and "set MCP_CONNECT_TIMEOUT_MS=30000" in n for n in report(HOSTS["claude"], project).notes)
+    monkeypatch.setenv("MCP_CONNECT_TIMEOUT_MS", "30000")
+    assert not any(n.startswith(wait) for n in report(HOSTS["claude"], project).notes)

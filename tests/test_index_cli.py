@@ -142,7 +142,7 @@ def test_init_builds_the_index_and_status_reports_it(project):
     assert ("call_with_backoff" in {r[2] for r in rows})
 
 
-def test_init_twice_keeps_the_index_unless_yes(project):
+def test_init_twice_keeps_the_index_unless_rebuild(project):
     assert run("rag", "init", project=project)[0] == 0
     built = status_json(project)["index"]["built_at"]
     code, out, err = run("rag", "init", project=project)
@@ -150,7 +150,10 @@ def test_init_twice_keeps_the_index_unless_yes(project):
     assert "Index already built (5 files" in err
     assert out.endswith("index up to date (5 files, " + str(status_json(project)["index"]["chunks"]) + " chunks)\n")
     assert status_json(project)["index"]["built_at"] == built
-    code, out, _ = run("rag", "init", "--yes", project=project)
+    code, out, err = run("rag", "init", "--yes", project=project)  # --yes answers questions, nothing more
+    assert code == 0 and "Index already built (5 files" in err
+    assert status_json(project)["index"]["built_at"] == built
+    code, out, _ = run("rag", "init", "--rebuild", project=project)
     chunks = status_json(project)["index"]["chunks"]
     assert out.rstrip().endswith(f"indexed 5 files, {chunks} chunks (0 embedded, {chunks} cached) in " + out.rstrip().split(" in ")[-1])
 
@@ -204,11 +207,11 @@ def test_dimension_change_via_provider_switch_never_mixes_vectors(project, monke
     monkeypatch.setenv("PAQAD_RAG_EMBEDDING_MODEL", "Xenova/all-MiniLM-L6-v2")
     idx = status_json(project)["index"]
     assert idx["valid"] is False
-    assert idx["stale_reasons"][0] == "provider changed: index has openai, settings want local"
+    assert idx["stale_reasons"][0] == "embedding model changed: index has openai text-embedding-3-small, settings want local Xenova/all-MiniLM-L6-v2"
     # probe never rebuilds a whole index on the side: one line naming the command, nothing changed
     code, out, err = run("rag", "probe", "prorate a partial month", "--json", project=project)
     assert (code, out) == (2, "")
-    assert err.startswith("paqad-ai: error: index is stale (provider changed: index has openai, settings want local")
+    assert err.startswith("paqad-ai: error: index is stale (embedding model changed: index has openai text-embedding-3-small, settings want local Xenova/all-MiniLM-L6-v2")
     assert err.endswith("; run `paqad-ai rag rebuild`\n") and err.count("\n") == 1
     assert status_json(project)["index"]["dimension"] == 1536
     code, out, _ = run("rag", "rebuild", project=project)
@@ -455,8 +458,10 @@ def test_vectors_after_edits_are_those_of_a_fresh_embedding(project):
     assert keys == rows  # every stored vector has exactly one key: nothing stored twice
 
 
-def test_init_and_status_name_skipped_hand_written_source(project):
-    # a central hand-written module over the 150 KB default, and a generated one that is not named
+def test_init_and_status_name_skipped_hand_written_source(project, monkeypatch):
+    # the original's 150 KiB, one setting away: a central hand-written module over it is named,
+    # a generated one is not
+    monkeypatch.setenv("PAQAD_RAG_MAX_FILE_SIZE", "153600")
     big = "\n\n".join(f"def route_{i}(request):\n    \"\"\"Route number {i}.\"\"\"\n    return dispatch(request, {i})"
                       for i in range(2600))
     (project / "src" / "demo" / "routing.py").write_text(big, encoding="utf-8")
@@ -469,3 +474,10 @@ def test_init_and_status_name_skipped_hand_written_source(project):
             f"({size / 1024:.0f} KB); set rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index them")
     assert want in err.splitlines()
     assert status_json(project)["index"]["large_sources"] == [{"path": "src/demo/routing.py", "bytes": size}]
+
+
+def test_init_help_names_the_model_store_of_paqad_home(monkeypatch, tmp_path):
+    """issue 20 item 13: with PAQAD_HOME set, `init --help` must not promise ~/.paqad/models alone."""
+    code, out, _ = run("rag", "init", "--help")
+    assert code == 0 and "PAQAD_HOME/models" in " ".join(out.split())
+    assert "--rebuild" in out

@@ -94,3 +94,52 @@ def test_evaluation_corpus_is_data_in_one_folder():
     corpus = PACKAGE / "evaluate" / "corpus"
     assert (corpus / "cases.json").is_file() and (corpus / "project" / "README.md").is_file()
     assert not (corpus / "__init__.py").exists()
+
+
+def test_only_errors_py_makes_the_base_error():
+    """Every raise names what went wrong (a subclass in errors.py), so a caller can tell a bad key from "try later"."""
+    offenders = []
+    for path in _modules():
+        if path.name == "errors.py" and path.parent == PACKAGE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "PaqadError":
+                offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert offenders == []
+
+
+# A file another program writes (SQLite's backup, onnxruntime's optimised model) or a whole folder
+# moved into place is replaced here; every file paqad-ai writes itself goes through atomic.py.
+REPLACE_ALLOWED = {"atomic.py", "evaluate/runner.py", "embed/local.py", "embed/model_store.py"}
+
+
+def test_files_are_written_by_the_one_atomic_writer():
+    offenders = []
+    for path in _modules():
+        rel = path.relative_to(PACKAGE).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if rel not in REPLACE_ALLOWED and ("os.replace(" in text or "os.rename(" in text):
+            offenders.append(rel)
+    assert offenders == []
+
+
+# ``path:function`` (path relative to src/paqad) still over the limits, each with why.
+SHAPE_ALLOWED = {
+    "cli/rag_commands.py:probe",  # being moved to a library call (its workflow leaves the CLI)
+}
+
+
+def test_functions_are_small():
+    """No function over 60 lines or complexity 20 anywhere in src/paqad (issue 18; the measure of
+    bench/code_shape.py: ``ast`` line span, McCabe complexity), outside ``SHAPE_ALLOWED``."""
+    import sys
+
+    sys.path.insert(0, str(PACKAGE.parents[1] / "bench"))
+    from code_shape import all_shapes
+
+    found = all_shapes()
+    offenders = {f"{s.path}:{s.name}": f"{s.lines} lines, complexity {s.complexity}" for s in found if s.offends}
+    assert {k: v for k, v in offenders.items() if k not in SHAPE_ALLOWED} == {}
+    assert len(found) > 500  # the whole package was measured, not an empty list
+    # An entry whose function now fits (or is gone) leaves the list, so the list only shrinks.
+    assert sorted(SHAPE_ALLOWED - set(offenders)) == []

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -304,6 +306,7 @@ def test_the_mcp_entries_hooks_install_writes_start_the_server(tmp_path: Path, p
         install_host(HOSTS[name], root, 1500, mcp=True)
     entry = json.loads((root / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["paqad"]
     toml_entry = tomltext.loads((root / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"]["paqad"]
+    assert entry.pop("alwaysLoad") is True  # Claude Code only: wait for the server before the first turn
     assert toml_entry == {**entry, "env_vars": ["PAQAD_HOME", "PAQAD_MODEL_MIRROR", "HF_HUB_OFFLINE"]}
     assert entry["args"][-1].endswith("exec paqad-ai mcp --text-only")
     env = dict(os.environ, PATH="/usr/bin:/bin")  # not on PATH: found through the launcher, from the project folder
@@ -328,3 +331,57 @@ def test_confine_path_prefix() -> None:
     for bad in ("../x", "src/../../x", "/p/root/../etc", "/etc/passwd", "/p/rootsibling"):
         with pytest.raises(ValueError):
             confine_path_prefix(root, bad)
+
+
+# --- the transport: malformed messages get a JSON-RPC error, and the server goes on ----------------
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+
+
+def _reply(proc: subprocess.Popen, timeout: float = 60.0) -> dict:
+    """The server's next line on stdout, parsed (fails instead of hanging when none comes)."""
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, "no reply from paqad-ai mcp"
+    line = proc.stdout.readline()
+    assert line, "paqad-ai mcp closed its output"
+    return json.loads(line)
+
+
+def test_malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving(indexed: Path) -> None:
+    proc = subprocess.Popen([PAQAD_AI, "mcp", "--project-root", str(indexed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        def send(line: str) -> None:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+
+        send(json.dumps(INITIALIZE))
+        assert _reply(proc)["id"] == 1
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        cases = [
+            ("this is not json", -32700, None),
+            ('{"jsonrpc": "2.0", "id": 7, "method": "tools/li', -32700, None),  # a truncated line
+            (json.dumps({"jsonrpc": "2.0", "id": 8}), -32600, 8),  # no method
+            (json.dumps({"jsonrpc": "2.0", "id": None, "method": "tools/list"}), -32600, None),
+            (json.dumps([{"jsonrpc": "2.0", "id": 9, "method": "ping"}]), -32600, None),  # a batch
+            (json.dumps({"jsonrpc": "1.0", "id": 10, "method": "ping"}), -32600, 10),
+            (json.dumps({"jsonrpc": "2.0", "id": 11, "method": "ping", "params": 3}), -32600, 11),
+        ]
+        for line, code, request_id in cases:
+            send(line)
+            reply = _reply(proc)
+            assert (reply["jsonrpc"], reply["id"], reply["error"]["code"]) == ("2.0", request_id, code), (line, reply)
+            assert "result" not in reply
+        send("")  # a blank line is skipped, not answered
+        send(json.dumps({"jsonrpc": "2.0", "id": 12, "method": "tools/list"}))
+        reply = _reply(proc)
+        assert reply["id"] == 12 and "search_code" in {t["name"] for t in reply["result"]["tools"]}
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    stderr = proc.stderr.read()
+    assert stderr.count("paqad-ai mcp: answered a malformed message with error") == len(cases), stderr
+    assert "error -32700: Parse error: not JSON" in stderr and 'error -32600: Invalid Request: no "method"' in stderr
+    assert proc.returncode == 0

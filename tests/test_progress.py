@@ -216,3 +216,27 @@ def test_the_hook_names_a_precision_change_in_the_user_s_words(built: Path, monk
     section = section_for_prompt(paths, load_settings(paths), "which function handles event kind 1?", time.monotonic() + 30)
     assert ("Search degraded: index is stale (model precision changed: index has int8, settings want fp32); run "
             "`paqad-ai rag rebuild`; keyword search only.\n") in section
+
+
+def test_a_stopped_embedding_is_not_said_to_continue(git_repo):
+    """issue 20 item 11: after an embedding was stopped (kill -9, Ctrl-C) and nothing embeds, the
+    degraded line says who finishes it and when, not "embedding continues"."""
+    from paqad.build import init_project
+    from paqad.embed.factory import get_embedder
+    from paqad.search import search
+
+    root = git_repo(PROJECT)
+    paths = ProjectPaths(root)
+
+    def stop_while_embedding(stage: str, done: int, total: int) -> None:
+        if stage == "embed" and done > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        init_project(paths, provider="local", progress=stop_while_embedding)
+    settings = load_settings(paths)
+    response = search(paths, settings, "which function handles event kind 7?", embedder=get_embedder(settings, paths))
+    assert "embedding continues" not in response.degraded
+    assert re.search(r"\(\d+% so far; no process is embedding now: the next `paqad-ai rag refresh-context` \(the prompt "
+                     r"hook starts one on every prompt\) or `paqad-ai rag init` finishes it\); keyword search only$",
+                     response.degraded), response.degraded

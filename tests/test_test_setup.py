@@ -73,3 +73,31 @@ def test_a_mirror_with_other_model_files_is_refused_with_the_reason(tmp_path: Pa
         "is not the file the tests' exact values were measured with (sha256 99ebb11bafed…, 39 bytes; expected "
         f"5ce859439971…, 22977383 bytes); {WHAT_TO_SET}"
     ]
+
+
+LEAVES_A_PROCESS = '''
+import subprocess, sys
+
+
+def test_leaves_a_detached_process_behind(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], cwd=tmp_path, start_new_session=True)
+    (tmp_path.parent / "pid").write_text(str(proc.pid))
+'''
+
+
+def test_the_session_stops_what_its_tests_left_running(tmp_path: Path) -> None:
+    """A detached process started in a test's folder (as the hook starts a warm process) does
+    not outlive the pytest session (issue 20, item 15)."""
+    (tmp_path / "test_leave.py").write_text(LEAVES_A_PROCESS, encoding="utf-8")
+    base = tmp_path / "base"
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "tests"), PAQAD_MODEL_MIRROR=str(MODEL_MIRROR))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conftest", f"--basetemp={base}",
+                           str(tmp_path / "test_leave.py")], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    pid = int((base / "pid").read_text())  # base/test_leaves_a_detached0/ -> base/pid
+    try:
+        os.kill(pid, 0)
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except (OSError, FileNotFoundError):
+        state = "gone"
+    assert state in ("gone", "Z"), f"process {pid} still running ({state})"

@@ -4,7 +4,8 @@ Two library calls that the CLI, the prompt hook's refresh and the MCP server sha
 
 - :func:`sync`: bring the index in line with the files on disk. One algorithm serves ``init``,
   ``rebuild``, ``refresh-context`` and ``probe``: plan (compare the eligible files with the
-  index: size and mtime first, then content hash), chunk only what changed, apply the change in
+  index as git does: size, mtime, ctime and inode first, racily clean files again, then content
+  hash), chunk only what changed, apply the change in
   one transaction (files, chunks and the keyword index, each new chunk with its vector when the
   embedding cache has it), then embed what the cache lacks, committing the vectors batch by
   batch. The index is searchable by keywords from the first commit on (issue 13: seconds after
@@ -30,18 +31,23 @@ import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
-from paqad.errors import IndexStaleError, PaqadError
+from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError, ProviderResponseError
 from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
 from paqad import store as store_mod
+from paqad.store import team_cache as team_mod
 from paqad.store.state import expected_meta, index_state, stale_reasons
+from paqad.store.team_cache import TeamReadThrough
+
+if TYPE_CHECKING:  # imported where used: the thread pool only when embedding
+    from concurrent.futures import ThreadPoolExecutor
 
 EMBED_BATCH = 64  # chunks per local model call and per vector commit
 REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips
@@ -57,6 +63,10 @@ class IndexReport:
     chunks written with a vector already in the store, ``pending`` chunks of the index still
     without a vector afterwards (an unfinished embedding: keyword search only for them).
     ``searchable_seconds`` is when the keyword index was committed (from the start of the sync).
+    ``team_chunks`` chunks whose vector came from the team store (DESIGN §14; counted in
+    ``embedded_chunks`` too, shown apart by :meth:`summary`); ``team_note`` the
+    one line about it when it could not be used (down, auth, TLS, timeout, a bad vector);
+    ``team_seconds`` the time spent talking to it (connect, lookups, writes).
     ``rejected`` counts files left out per reason code (``"check:too-large": 2``);
     ``large_sources`` names the too-large ones that look hand-written, as (path, bytes). ``warning``
     is a line for people when something needs their attention (no file could be indexed).
@@ -80,6 +90,9 @@ class IndexReport:
     searchable_seconds: float = 0.0
     embed_seconds: float = 0.0
     warning: str = ""
+    team_chunks: int = 0
+    team_note: str = ""
+    team_seconds: float = 0.0
 
     @property
     def changed(self) -> bool:
@@ -88,14 +101,17 @@ class IndexReport:
     def summary(self) -> str:
         """One line for people: what was indexed or synced, and how long it took."""
         left = f"; {self.pending} chunks not embedded yet (keyword search only for them)" if self.pending else ""
+        left += f"; {self.team_note}" if self.team_note else ""
+        local = self.embedded_chunks - self.team_chunks  # embedded_chunks counts the team's vectors too
+        team = f", {self.team_chunks} from the team store" if self.team_chunks else ""
         if self.full:
             return (f"indexed {self.files_total} files, {self.chunks_total} chunks "
-                    f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.1f}s{left}")
+                    f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.1f}s{left}")
         if not self.changed:
-            embedded = f", {self.embedded_chunks} embedded" if self.embedded_chunks else ""
+            embedded = f", {local} embedded{team}" if self.embedded_chunks else ""
             return f"index up to date ({self.files_total} files, {self.chunks_total} chunks{embedded}){left}"
         return (f"synced {self.files_changed} changed, {self.files_removed} removed "
-                f"({self.embedded_chunks} embedded, {self.cached} cached) in {self.seconds:.2f}s{left}")
+                f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.2f}s{left}")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -171,15 +187,16 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     if reasons and not (full or allow_rebuild):
         # A stale index, or one whose first build never committed: building it is `rebuild`'s or
         # `init`'s job, with progress, never a side effect of a probe or a refresh.
-        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else "paqad-ai rag init")
+        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else FINISH_FIRST_BUILD)
     if reasons and meta.get("built_at"):
         reason = "; ".join(reasons)
     full = full or bool(reasons)
 
-    # 1. plan
+    # 1. plan (the start time is taken before any file is looked at: see is_racily_clean)
     tick("discover", 0, 1)
+    synced_at_ns = time.time_ns()
     known = {} if full else store.files()
-    plan = plan_sync(paths.root, settings.rag_max_file_size, known, full)
+    plan = plan_sync(paths.root, settings.rag_max_file_size, known, full, int(meta.get("synced_at_ns") or 0))
     rejected = plan.discovery.reason_counts()
     tick("discover", 1, 1)
     tick("eligible", len(plan.discovery.eligible), len(plan.discovery.eligible) + len(plan.discovery.rejected))
@@ -197,29 +214,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     first_new = None
     if files.changed or plan.removed or files.touched or full:
         # 3. apply, in one transaction: the keyword index is searchable from here on
-        now = _now_iso()
-        meta_values: dict[str, object] = {
-            **expected_meta(settings),
-            "dimension": embedder.dimension,
-            "fingerprint": embedder.fingerprint,
-            "refreshed_at": now,
-            "rejected": json.dumps(rejected, sort_keys=True),
-            "large_sources": json.dumps([list(item) for item in plan.large_sources]),
-        }
-        if full:
-            meta_values["built_at"] = now
-        changes = store_mod.ChangeSet(
-            full=full,
-            removed=plan.removed,
-            changed=tuple(
-                (row, tuple(store_mod.ChunkEntry(c, text_hash(dense_text(c)), index_document(keyword_text(c))) for c in file_chunks))
-                for row, file_chunks in files.changed
-            ),
-            touched=files.touched,
-            meta=meta_values,
-            model=embedder.fingerprint,
-            dimension=embedder.dimension,
-        )
+        changes = _change_set(settings, embedder, plan, files, rejected, full, synced_at_ns)
         applied = store.apply(changes)
         first_new = max(0, applied.first_id - 1) if applied.chunks_written else None
         cached = applied.chunks_written - (store.pending_count(after=first_new) if first_new is not None else 0)
@@ -234,14 +229,117 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
 
     # 4. embed what the store lacks, batch by batch
     if backlog or first_new is not None:
-        embedding = _embed_pending(store, embedder, tick, after=0 if backlog or first_new is None else first_new)
-        report = dataclasses.replace(report, **embedding)
+        report = dataclasses.replace(report, **_embed_read_through(
+            paths, settings, store, embedder, tick, after=0 if backlog or first_new is None else first_new))
     store.reclaim()
     return dataclasses.replace(report, pending=store.pending_count())
 
 
+def _embed_read_through(paths: ProjectPaths, settings: Settings, store: store_mod.IndexStore, embedder: Embedder,
+                        tick: Progress, after: int) -> dict[str, float | int | str]:
+    """:func:`_embed_pending` through the team store when one is configured (DESIGN §14); adds
+    the report's ``team_note``."""
+    team = team_mod.open_read_through(paths, settings, embedder)
+    try:
+        fields: dict[str, float | int | str] = {**_embed_pending(store, embedder, tick, after=after, team=team)}
+    finally:
+        if team is not None:
+            team.close()
+    fields["team_note"] = team.note if team is not None else ""
+    fields["team_seconds"] = team.seconds if team is not None else 0.0
+    return fields
+
+
+def _change_set(settings: Settings, embedder: Embedder, plan, files, rejected: dict[str, int], full: bool,
+                synced_at_ns: int) -> store_mod.ChangeSet:
+    """What one sync writes: the changed files' chunks with their embedding keys and keyword
+    tokens, the removed and touched files, and the meta values recorded with the commit
+    (``synced_at_ns``: when this sync's walk started, for the racily-clean check of the next)."""
+    now = _now_iso()
+    meta_values: dict[str, object] = {
+        **expected_meta(settings),
+        "dimension": embedder.dimension,
+        "fingerprint": embedder.fingerprint,
+        "refreshed_at": now,
+        "synced_at_ns": synced_at_ns,
+        "rejected": json.dumps(rejected, sort_keys=True),
+        "large_sources": json.dumps([list(item) for item in plan.large_sources]),
+    }
+    if full:
+        meta_values["built_at"] = now
+        meta_values["team_vectors"] = 0  # counted anew by this build
+    return store_mod.ChangeSet(
+        full=full,
+        removed=plan.removed,
+        changed=tuple(
+            (row, tuple(store_mod.ChunkEntry(c, text_hash(dense_text(c)), index_document(keyword_text(c))) for c in file_chunks))
+            for row, file_chunks in files.changed
+        ),
+        touched=files.touched,
+        meta=meta_values,
+        model=embedder.fingerprint,
+        dimension=embedder.dimension,
+    )
+
+
+class _EmbedPipeline:
+    """The state of one :func:`_embed_pending` run: the batches sent to the model (at most two in
+    flight), the texts they carry, and the chunks committed so far."""
+
+    def __init__(self, store: store_mod.IndexStore, embedder: Embedder, tick: Progress, total: int,
+                 team: TeamReadThrough | None) -> None:
+        from collections import deque
+
+        self.store, self.embedder, self.tick, self.total, self.team = store, embedder, tick, total, team
+        self.model, self.dimension = embedder.fingerprint, embedder.dimension
+        self.counts = {"texts": 0, "chunks": 0, "team": 0}
+        self.inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
+        self.queue: deque = deque()  # (batch of (hash, text, chunk ids), Future of its (n, d) vectors)
+
+    def commit_oldest(self) -> None:
+        """Wait for the oldest batch's vectors and commit them; raises ProviderResponseError on a wrong shape."""
+        batch, future = self.queue.popleft()
+        vectors = future.result()
+        if vectors.shape != (len(batch), self.dimension):
+            raise ProviderResponseError(f"embedding model {self.embedder.model_id} returned shape {vectors.shape}, "
+                                        f"expected ({len(batch)}, {self.dimension})")
+        self.counts["chunks"] += self.store.commit_vectors(self.model, self.dimension,
+                                                           [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
+        self.counts["texts"] += len(batch)
+        if self.team is not None:
+            self.team.publish([(h, v) for (h, _, _), v in zip(batch, vectors)])
+        for h, _, _ in batch:
+            self.inflight.pop(h, None)
+        self.tick("embed", self.counts["chunks"], self.total)
+
+    def still_to_embed(self, page: list[store_mod.PendingChunk]) -> list[tuple[str, str, list[int]]]:
+        """Commit what ``page`` can take without a model call (the store's own or the team's vectors
+        of the same text); returns the ``(hash, text, chunk ids)`` left for the model."""
+        by_hash = _page_texts(page, self.inflight)
+        have = self.store.cached_rows(self.model, list(by_hash))
+        if have:  # the same text embedded before (another file, an earlier batch): no model call
+            self.counts["chunks"] += self.store.commit_vectors(self.model, self.dimension,
+                                                               [(h, None, by_hash[h][1]) for h in have])
+            self.tick("embed", self.counts["chunks"], self.total)
+        todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
+        if self.team is not None and todo:  # a teammate embedded it already: no model call either
+            todo = _take_from_team(self.store, self.team, self.model, self.dimension, todo, self.counts)
+            self.tick("embed", self.counts["chunks"], self.total)
+        return todo
+
+    def send(self, ahead: ThreadPoolExecutor, todo: list[tuple[str, str, list[int]]], step: int) -> None:
+        """Send ``todo`` to the model in batches of ``step`` on ``ahead``, committing all but the newest batch."""
+        for start in range(0, len(todo), step):
+            batch = todo[start : start + step]
+            for h, _, ids in batch:
+                self.inflight[h] = ids
+            self.queue.append((batch, ahead.submit(self.embedder.embed_documents, [text for _, text, _ in batch])))
+            while len(self.queue) > 1:
+                self.commit_oldest()
+
+
 def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progress, after: int = 0,
-                   max_chunks: int | None = None) -> dict[str, float | int]:
+                   max_chunks: int | None = None, team: TeamReadThrough | None = None) -> dict[str, float | int]:
     """Give the chunks without a vector (ids above ``after``) their vectors: from the store when
     another chunk already has the same text, else from the model, committed batch by batch.
 
@@ -251,32 +349,16 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
     about ``max_chunks`` chunks when given. Returns the report fields ``embedded``,
     ``embedded_chunks`` and ``embed_seconds``.
     """
-    from collections import deque
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor
 
-    model, dimension = embedder.fingerprint, embedder.dimension
     total = store.pending_count(after=after)
     if max_chunks is not None:
         total = min(total, max_chunks)
     started = time.perf_counter()
     step = EMBED_BATCH if embedder.provider == "local" else REMOTE_EMBED_BATCH
-    counts = {"texts": 0, "chunks": 0}
+    pipeline = _EmbedPipeline(store, embedder, tick, total, team)
     if total:
         tick("embed", 0, total)
-    inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
-    queue: deque[tuple[list[tuple[str, str, list[int]]], Future]] = deque()
-
-    def commit_oldest() -> None:
-        batch, future = queue.popleft()
-        vectors = future.result()
-        if vectors.shape != (len(batch), dimension):
-            raise PaqadError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
-        counts["chunks"] += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
-        counts["texts"] += len(batch)
-        for h, _, _ in batch:
-            inflight.pop(h, None)
-        tick("embed", counts["chunks"], total)
-
     ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-embed-ahead")
     try:
         cursor, fetched = after, 0
@@ -285,31 +367,41 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
             if not page:
                 break
             cursor, fetched = page[-1].id, fetched + len(page)
-            by_hash: dict[str, tuple[str, list[int]]] = {}
-            for item in page:
-                text = dense_text(item.chunk)
-                h = text_hash(text)
-                if h in inflight:
-                    inflight[h].append(item.id)  # attached when its batch commits
-                else:
-                    by_hash.setdefault(h, (text, []))[1].append(item.id)
-            have = store.cached_rows(model, list(by_hash))
-            if have:  # the same text embedded before (another file, an earlier batch): no model call
-                counts["chunks"] += store.commit_vectors(model, dimension, [(h, None, by_hash[h][1]) for h in have])
-                tick("embed", counts["chunks"], total)
-            todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
-            for start in range(0, len(todo), step):
-                batch = todo[start : start + step]
-                for h, _, ids in batch:
-                    inflight[h] = ids
-                queue.append((batch, ahead.submit(embedder.embed_documents, [text for _, text, _ in batch])))
-                while len(queue) > 1:
-                    commit_oldest()
-        while queue:
-            commit_oldest()
+            pipeline.send(ahead, pipeline.still_to_embed(page), step)
+        while pipeline.queue:
+            pipeline.commit_oldest()
     finally:
-        ahead.shutdown(wait=not queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
-    return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "embed_seconds": time.perf_counter() - started}
+        ahead.shutdown(wait=not pipeline.queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
+    counts = pipeline.counts
+    return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "team_chunks": counts["team"],
+            "embed_seconds": time.perf_counter() - started}
+
+
+def _page_texts(page: list[store_mod.PendingChunk], inflight: dict[str, list[int]]) -> dict[str, tuple[str, list[int]]]:
+    """A page's texts to embed: text hash -> (text, chunk ids); chunks of a text already in
+    flight join its ids in ``inflight`` instead (attached when its batch commits)."""
+    by_hash: dict[str, tuple[str, list[int]]] = {}
+    for item in page:
+        text = dense_text(item.chunk)
+        h = text_hash(text)
+        if h in inflight:
+            inflight[h].append(item.id)
+        else:
+            by_hash.setdefault(h, (text, []))[1].append(item.id)
+    return by_hash
+
+
+def _take_from_team(store: store_mod.IndexStore, team: TeamReadThrough, model: str, dimension: int,
+                    todo: list[tuple[str, str, list[int]]], counts: dict[str, int]) -> list[tuple[str, str, list[int]]]:
+    """Commit the team store's vectors of ``todo`` (one lookup); returns what is still to embed."""
+    found = team.lookup([h for h, _, _ in todo])
+    if not found:
+        return todo
+    attached = store.commit_vectors(model, dimension, [(h, found[h], ids) for h, _, ids in todo if h in found])
+    team_mod.record_team_vectors(store, attached)
+    counts["chunks"] += attached
+    counts["team"] += attached
+    return [item for item in todo if item[0] not in found]
 
 
 def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *, progress: Progress | None = None,
@@ -321,8 +413,17 @@ def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *
     ``settings`` or ``embedder`` (a rebuild is the user's call), or when it vanishes. Returns the
     chunks that got a vector.
     """
+    team = team_mod.open_read_through(paths, settings, embedder)  # one per backlog: a fault is met once
+    try:
+        return _embed_backlog_batches(paths, settings, embedder, progress or _no_progress, batch_chunks, team)
+    finally:
+        if team is not None:
+            team.close()
+
+
+def _embed_backlog_batches(paths: ProjectPaths, settings: Settings, embedder: Embedder, tick: Progress,
+                           batch_chunks: int, team: TeamReadThrough | None) -> int:
     done = 0
-    tick = progress or _no_progress
     while True:
         with store_mod.write_lock(paths, blocking=True):
             if not paths.index_db.exists():
@@ -331,7 +432,7 @@ def embed_backlog(paths: ProjectPaths, settings: Settings, embedder: Embedder, *
             try:
                 if stale_reasons(store.meta(), settings, embedder.fingerprint) or not store.pending_count():
                     return done
-                fields = _embed_pending(store, embedder, tick, max_chunks=batch_chunks)
+                fields = _embed_pending(store, embedder, tick, max_chunks=batch_chunks, team=team)
                 store.reclaim()
             finally:
                 store.close()
@@ -366,6 +467,23 @@ ConfirmUpload = Callable[[Settings, int, int], bool]
 """Asked before a full remote build: (settings, chunks, characters) -> go ahead?"""
 
 
+def _init_candidate(paths: ProjectPaths, provider: str | None, model: str | None, interactive: bool) -> Settings:
+    """The project's settings with the provider and model ``init`` asked for (default: the current
+    ones; a new provider's default model), after making sure a remote provider's key is there
+    (asked for on a terminal when ``interactive``; raises KeyMissingError). Nothing is written."""
+    from paqad.config import DEFAULT_MODELS
+
+    current = load_settings(paths)
+    provider = provider or current.rag_embedding_provider
+    if model is None:
+        model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
+    if provider != "local":
+        from paqad.secrets import require_key
+
+        require_key(paths, provider, interactive=interactive)
+    return dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
+
+
 def init_project(
     paths: ProjectPaths,
     *,
@@ -390,19 +508,11 @@ def init_project(
 
     Raises PaqadError (ConfigError, ModelMissingError, KeyMissingError, UploadDeclined, ...).
     """
-    from paqad.config import DEFAULT_MODELS
     from paqad.embed.factory import load_model
 
     say = notify or (lambda message: None)
-    current = load_settings(paths)
-    provider = provider or current.rag_embedding_provider
-    if model is None:
-        model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
-    if provider != "local":
-        from paqad.secrets import require_key
-
-        require_key(paths, provider, interactive=interactive)
-    candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
+    candidate = _init_candidate(paths, provider, model, interactive)
+    provider, model = candidate.rag_embedding_provider, candidate.rag_embedding_model
     embedder = load_model(candidate, paths)  # fetches and loads the local model, or raises a clear error
     state = index_state(paths, candidate)
     rebuild_all = rebuild or not state.valid

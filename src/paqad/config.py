@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from paqad.errors import ConfigError
 from paqad.project import ProjectPaths
+from paqad.atomic import write_text_atomic
 
 # --- Provider and model defaults -------------------------------------------------------------
 PROVIDERS = ("local", "openai", "voyageai")
@@ -29,6 +30,10 @@ DEFAULT_MODELS = {
 MODEL_DIMENSIONS = {
     "Xenova/all-MiniLM-L6-v2": 384,
     "Xenova/jina-embeddings-v2-base-code": 768,
+    # Static (model2vec) models, issue 23: potion-code-16M's model card; the offline stand-in
+    # distilled from MiniLM (shared/models/local/all-MiniLM-L6-v2-static256/PROVENANCE.md).
+    "minishlab/potion-code-16M": 256,
+    "local/all-MiniLM-L6-v2-static256": 256,
     "text-embedding-3-small": 1536,
     "text-embedding-3-large": 3072,
     "voyage-code-3": 1024,
@@ -38,11 +43,20 @@ MODEL_DIMENSIONS = {
 LOCAL_MODEL_WINDOW = {
     "Xenova/all-MiniLM-L6-v2": 256,
     "Xenova/jina-embeddings-v2-base-code": 512,
+    # model2vec's default max_length (tokens, special tokens not counted)
+    "minishlab/potion-code-16M": 512,
+    "local/all-MiniLM-L6-v2-static256": 512,
 }
 LOCAL_MODEL_FILES = {"int8": "onnx/model_quantized.onnx", "fp32": "onnx/model.onnx"}
 
 # --- Retrieval constants that are not user keys ----------------------------------------------
 RRF_K = 60  # Cormack, Clarke & Buettcher (SIGIR 2009), "Reciprocal Rank Fusion outperforms..."
+# rag_max_file_size's default, bytes (DESIGN §4). 1 MiB, not the original's 150 KiB (153600): on
+# held-out data central hand-written files of 150-300 KB (a framework's routing module, a C++
+# library's main header) were not indexed and 10 of 397 queries could only score 0; minified and
+# generated files are caught by their own checks, not by size. Figures: bench/README.md
+# "Ranking, round 3".
+DEFAULT_MAX_FILE_SIZE = 1048576
 MAX_PASSAGES = 5  # DESIGN §9
 MAX_PASSAGE_CHARS = 1200  # DESIGN §9
 MAX_POINTERS = 12  # DESIGN §9
@@ -98,8 +112,44 @@ def _text(raw: str) -> str:
     return raw.strip()
 
 
+TEAM_STORE_SCHEMES = ("postgresql", "postgres")  # the URI schemes libpq accepts
+
+
+def _team_store_url(raw: str) -> str:
+    """``rag_team_store``: empty (off) or a ``postgresql://`` URL (libpq connection URI)."""
+    from urllib.parse import urlsplit
+
+    value = raw.strip()
+    if value and (urlsplit(value).scheme not in TEAM_STORE_SCHEMES or "//" not in value):
+        raise ValueError("empty or a postgresql://user@host:port/database URL")
+    return value
+
+
+def url_password(url: str) -> str | None:
+    """The password written in a ``postgresql://user:password@host/db`` URL, or None."""
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).password
+    except ValueError:
+        return None
+
+
+def redacted_url(url: str) -> str:
+    """``url`` without its password (``postgresql://dev@db:5432/paqad``): what status and notes show."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    user = f"{parts.username}@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=user + host))
+
+
 _parse_bool.allowed = "true or false"  # type: ignore[attr-defined]
 _text.allowed = "any text"  # type: ignore[attr-defined]
+_team_store_url.allowed = "empty or a postgresql://user@host:port/database URL"  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -122,10 +172,14 @@ KEYS: dict[str, Key] = {
         Key("rag_similarity_threshold", 0.75, _float_range(0.0, 1.0), "confidence floor (calibrated confidence)"),
         Key("rag_relief_floor", 0.35, _float_range(0.0, 1.0), "relief band floor (calibrated confidence)"),
         Key("rag_top_n", 20, _int_range(1, 200), "fused results considered per query"),
-        Key("rag_max_file_size", 153600, _int_range(1, 100 * 1024 * 1024), "bytes; larger files are skipped"),
+        Key("rag_max_file_size", DEFAULT_MAX_FILE_SIZE, _int_range(1, 100 * 1024 * 1024),
+            "bytes; larger files are skipped (1 MiB: central hand-written files of 150-300 KB matter; "
+            "153600 is the original's 150 KiB)"),
         Key("rag_base_branch", "", _text, "base branch for drift (empty: main, then master)"),
         Key("rag_hook_budget_ms", 1500, _int_range(50, 60000), "the most a prompt hook may take, ms"),
         Key("rag_warm_process", True, _parse_bool, "keep the model loaded between prompts in a per-project process"),
+        Key("rag_team_store", "", _team_store_url, "a team's shared embedding store: postgresql:// URL (empty: off)"),
+        Key("rag_team_store_write", True, _parse_bool, "write vectors embedded here back to the team store"),
     )
 }
 
@@ -149,6 +203,8 @@ class Settings:
     rag_base_branch: str
     rag_hook_budget_ms: int
     rag_warm_process: bool = True
+    rag_team_store: str = ""
+    rag_team_store_write: bool = True
     sources: dict[str, str] = field(default_factory=dict, compare=False)
     unknown: dict[str, str] = field(default_factory=dict, compare=False)
 
@@ -222,6 +278,7 @@ def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = No
                 allowed = getattr(key.parse, "allowed", "a valid value")
                 raise ConfigError(f"{where}: {name}={raw!r} is not valid; allowed: {allowed}") from None
             sources[name] = f"env PAQAD_{name.upper()}" if label == "env" else label
+    _refuse_stored_password(values["rag_team_store"], sources["rag_team_store"])
     if not values["rag_embedding_model"]:
         values["rag_embedding_model"] = DEFAULT_MODELS[values["rag_embedding_provider"]]
         sources["rag_embedding_model"] = f"default for provider {values['rag_embedding_provider']}"
@@ -231,6 +288,14 @@ def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = No
             f"rag_similarity_threshold={values['rag_similarity_threshold']}; allowed: at most the threshold"
         )
     return Settings(**values, sources=sources, unknown=unknown)
+
+
+def _refuse_stored_password(url: str, source: str) -> None:
+    """A team store password never sits in a settings file (team files are committed)."""
+    if url and source != "env PAQAD_RAG_TEAM_STORE" and url_password(url) is not None:
+        raise ConfigError(
+            f"{source}: rag_team_store holds a password; remove it from the URL and put "
+            "PAQAD_TEAM_STORE_PASSWORD=... in .paqad/secrets.env (mode 0600) or the environment")
 
 
 def write_local_values(paths: ProjectPaths, updates: dict[str, Any]) -> None:
@@ -250,9 +315,7 @@ def write_local_values(paths: ProjectPaths, updates: dict[str, Any]) -> None:
         else:
             out.append(line)
     out.extend(f"{k}={v}" for k, v in pending.items())
-    tmp = paths.local_config.with_suffix(".tmp")
-    tmp.write_text("\n".join(out) + "\n", encoding="utf-8")
-    os.replace(tmp, paths.local_config)
+    write_text_atomic(paths.local_config, "\n".join(out) + "\n")
 
 
 def _format(value: Any) -> str:

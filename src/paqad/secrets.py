@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from paqad.config import ensure_paqad_gitignore
-from paqad.errors import KeyMissingError, PaqadError
+from paqad.errors import KeyMissingError, UsageError, UserFileError
 from paqad.project import ProjectPaths
+from paqad.atomic import write_text_atomic
 
 # Environment variable each provider's SDK documents for its key.
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "voyageai": "VOYAGE_API_KEY"}
@@ -66,7 +67,7 @@ def key_variable(provider: str) -> str:
     try:
         return KEY_VARIABLES[provider]
     except KeyError:
-        raise PaqadError(
+        raise UsageError(
             f"provider '{provider}' takes no API key; remote providers are: {', '.join(KEY_VARIABLES)}"
         ) from None
 
@@ -86,7 +87,7 @@ def read_secrets_file(path: Path) -> dict[str, str]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
+        raise UserFileError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
     values: dict[str, str] = {}
     for line in text.splitlines():
         stripped = line.strip()
@@ -133,6 +134,30 @@ def find_key(paths: ProjectPaths, provider: str, environ: Mapping[str, str] | No
     return KeyLookup(variable, stored, SECRETS_FILE_LABEL)
 
 
+# The team store's password (DESIGN §14): never in a settings file. libpq's own PGPASSWORD and
+# ~/.pgpass work too (libpq reads them when this one is not set).
+TEAM_STORE_PASSWORD = "PAQAD_TEAM_STORE_PASSWORD"
+
+
+def find_team_store_password(paths: ProjectPaths, environ: Mapping[str, str] | None = None) -> KeyLookup:
+    """``PAQAD_TEAM_STORE_PASSWORD`` from the environment, else from ``.paqad/secrets.env``.
+
+    Not found (``value`` None) is not an error: libpq then tries ``PGPASSWORD`` and ``~/.pgpass``.
+    A secrets file looser than 0600 gets the same warning as for an API key.
+    """
+    env = os.environ if environ is None else environ
+    if env.get(TEAM_STORE_PASSWORD):
+        return KeyLookup(TEAM_STORE_PASSWORD, env[TEAM_STORE_PASSWORD], "environment")
+    stored = read_secrets_file(paths.secrets_file).get(TEAM_STORE_PASSWORD)
+    if not stored:
+        return KeyLookup(TEAM_STORE_PASSWORD, None, None)
+    mode = paths.secrets_file.stat().st_mode
+    if _is_loose(mode):
+        warnings.warn(f"{paths.secrets_file}: mode {stat.S_IMODE(mode):04o} lets other users read your team store "
+                      f"password; run: chmod 600 {paths.secrets_file}", UserWarning, stacklevel=2)
+    return KeyLookup(TEAM_STORE_PASSWORD, stored, SECRETS_FILE_LABEL)
+
+
 def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
     """Write ``provider``'s key into ``.paqad/secrets.env``; other lines are kept.
 
@@ -145,7 +170,7 @@ def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
     variable = key_variable(provider)
     key = key.strip()
     if not key or "\n" in key or "\r" in key:
-        raise PaqadError(f"{variable}: the key is empty or spans lines; paste the key on one line")
+        raise UsageError(f"{variable}: the key is empty or spans lines; paste the key on one line")
     paths.paqad_dir.mkdir(parents=True, exist_ok=True)
     ensure_paqad_gitignore(paths)
     path = paths.secrets_file
@@ -156,7 +181,7 @@ def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
         old_mode = None
         lines = ["# API keys for paqad-ai remote embeddings. Never commit this file (mode 0600)."]
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
+        raise UserFileError(f"{path}: cannot read secrets file ({type(exc).__name__}); fix its permissions or delete it") from None
     # Owner read/write at most; owner read always (a file we cannot read back is useless).
     new_mode = 0o600 if old_mode is None else (old_mode & 0o600) | stat.S_IRUSR
     out: list[str] = []
@@ -172,23 +197,9 @@ def store_key(paths: ProjectPaths, provider: str, key: str) -> Path:
         out.append(line)
     if not replaced:
         out.append(f"{variable}={key}")
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.unlink()
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write("\n".join(out) + "\n")
-            if os.name == "posix":
-                # The descriptor stays writable after this, so a stricter old mode (e.g. 0400)
-                # can be kept; a looser one is narrowed to 0600.
-                os.fchmod(handle.fileno(), new_mode)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    # The temp file is 0600 until it gets new_mode: a stricter old mode (e.g. 0400) is kept, a
+    # looser one narrowed to 0600.
+    write_text_atomic(path, "\n".join(out) + "\n", mode=new_mode)
     return path
 
 

@@ -13,13 +13,17 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
-from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError
+from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
+from paqad.atomic import write_text_atomic
+
+if TYPE_CHECKING:
+    from paqad.store.team_cache import TeamStoreInfo
 
 __all__ = ["IndexState", "KeyInfo", "SettingValue", "Status", "index_state", "last_refresh", "record_last_refresh", "status"]
 
@@ -88,7 +92,7 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
 
     rel = project_relative(paths.root, value, what)
     if not rel or not os.path.lexists(paths.root / rel):
-        raise PaqadError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
+        raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")
     try:
@@ -115,8 +119,7 @@ def require_complete_index(paths: ProjectPaths) -> None:
     if writer:
         raise IndexBuildingError(f"the first index build is still running (pid {writer['pid']}); nothing to search "
                                  "yet: try again when `paqad-ai rag status` shows it done")
-    raise IndexMissingError("the index has no complete build yet (the first build was interrupted or failed); "
-                            "run `paqad-ai rag rebuild`")
+    raise IndexMissingError(NO_COMPLETE_BUILD_MESSAGE)
 
 
 # --- the last refresh's record (written by `rag refresh-context`) -----------------------------
@@ -127,9 +130,7 @@ def record_last_refresh(paths: ProjectPaths, summary: str, seconds: float) -> No
     try:
         paths.state_dir.mkdir(parents=True, exist_ok=True)
         record = {"at": time.time(), "seconds": round(seconds, 3), "summary": summary}
-        tmp = paths.state_dir / "last-refresh.json.tmp"
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(tmp, paths.state_dir / "last-refresh.json")
+        write_text_atomic(paths.state_dir / "last-refresh.json", json.dumps(record))
     except OSError:
         pass
 
@@ -177,6 +178,7 @@ class Status:
     last_refresh: dict | None
     api_key: KeyInfo | None = None
     calibration: str | None = None
+    team_store: TeamStoreInfo | None = None  # when rag_team_store is set (DESIGN §14)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -187,6 +189,12 @@ class Status:
             "last_refresh": self.last_refresh,
             "calibration": self.calibration,
         }
+        from paqad.index.languages import chunking_for
+
+        # How each indexed language is cut (issue 22): "grammar", "grammar (language pack)", ...
+        data["index"]["chunking"] = {lang: chunking_for(lang).value for lang in data["index"].get("languages") or {}}
+        if self.team_store is not None:
+            data["team_store"] = self.team_store.to_dict()
         if self.api_key is not None:
             data["api_key"] = {"variable": self.api_key.variable, "found_in": self.api_key.found_in}
         return data
@@ -207,9 +215,32 @@ def status(paths: ProjectPaths, settings: Settings | None = None) -> Status:
     return Status(
         project_root=paths.root,
         retrieval_enabled=settings.rag_enabled,
-        settings=tuple(SettingValue(name, getattr(settings, name), settings.sources[name]) for name in KEYS),
+        settings=tuple(SettingValue(name, _shown(name, getattr(settings, name)), settings.sources[name]) for name in KEYS),
         index=index_state(paths, settings),
         last_refresh=last_refresh(paths),
         api_key=api_key,
         calibration=fit.name if fit is not None else None,
+        team_store=_team_store(paths, settings),
     )
+
+
+def _shown(name: str, value: Any) -> Any:
+    """A setting as status shows it: the team store URL without a password (one in PAQAD_RAG_TEAM_STORE)."""
+    if name == "rag_team_store" and value:
+        from paqad.config import redacted_url
+
+        return redacted_url(value)
+    return value
+
+
+def _team_store(paths: ProjectPaths, settings: Settings) -> TeamStoreInfo | None:
+    """The team store's reachability and share of this index (DESIGN §14), or None when not configured."""
+    if not settings.rag_team_store:
+        return None
+    from paqad.store.team_cache import team_store_info
+
+    try:
+        meta, _ = store_mod.read_summary(paths)
+    except PaqadError:
+        meta = {}
+    return team_store_info(paths, settings, meta)

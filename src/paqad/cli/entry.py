@@ -15,6 +15,8 @@ def main(argv: list[str] | None = None) -> int:
         parsed = hook_prompt.parse(args[2:])
         if parsed is not None:
             return hook_prompt.run(*parsed)
+        if not hook_prompt.wants_help(args[2:]):
+            return hook_prompt.refuse(args[2:])
     from paqad.cli.main import main as cli_main
 
     return cli_main(args)

@@ -4,6 +4,9 @@ A host runs this on every prompt, so its start-up is part of the prompt's wait: 
 script (:mod:`paqad.cli.entry`) sends ``hook prompt --host H [--project-root P]`` here without
 loading click or the other commands; anything else (``--help``, an unknown host, other options)
 goes through the click command in :mod:`paqad.cli.hooks_commands`, which calls :func:`run` too.
+Arguments it cannot use (an unknown or missing ``--host``, an unknown option) are not a usage
+error here: the hook always exits 0 (README), and the problem goes to ``.paqad/logs/hook.log``
+(:func:`refuse`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,42 @@ def parse(args: list[str]) -> tuple[str, Path | None] | None:
         return None
     root = values.get("--project-root")
     return host, Path(root) if root is not None else None
+
+
+def wants_help(args: list[str]) -> bool:
+    """True when ``args`` ask for the help text (click prints it and exits 0)."""
+    return any(arg in ("--help", "-h") for arg in args)
+
+
+def refuse(args: list[str]) -> int:
+    """The hook was called with arguments it cannot use: print nothing, log one line to the
+    project's ``.paqad/logs/hook.log`` (project from ``--project-root``, else the current
+    folder's; nothing when it has no ``.paqad/``) and return 0 (a hook must never fail the prompt)."""
+    from paqad.hosts import HOSTS
+    from paqad.hosts.prompt_hook import log_problem
+    from paqad.project import ProjectPaths, find_project_root
+
+    values = {}
+    for index, item in enumerate(args):
+        name, eq, value = item.partition("=")
+        if name in ("--host", "--project-root"):
+            values[name] = value if eq else (args[index + 1] if index + 1 < len(args) else "")
+    host = values.get("--host")
+    if host is None:
+        why = "--host is missing"
+    elif host not in HOSTS:
+        why = f"--host {host!r} is not supported (use one of: {', '.join(HOSTS)})"
+    else:
+        why = "unknown arguments"
+    try:
+        given = values.get("--project-root")
+        root = Path(given) if given and Path(given).is_dir() else find_project_root()
+        log_problem(ProjectPaths(root.resolve()), host or "?",
+                    f"hook prompt {' '.join(args)!r}: {why}; nothing answered (fix the host's hook command, "
+                    "e.g. `paqad-ai hooks install --host H`)")
+    except Exception:  # noqa: BLE001 - a hook must never fail the prompt
+        pass
+    return 0
 
 
 def run(host_name: str, project_root: Path | None) -> int:

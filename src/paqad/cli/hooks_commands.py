@@ -170,7 +170,7 @@ def trust_cmd(host_name: str, yes: bool, project_root: Path | None) -> None:
     Example:
       paqad-ai hooks trust --host codex
     """
-    from paqad.errors import PaqadError
+    from paqad.errors import ConfirmationNeededError
     from paqad.hosts.trust import plan
 
     paths = resolve_paths(project_root)
@@ -181,7 +181,7 @@ def trust_cmd(host_name: str, yes: bool, project_root: Path | None) -> None:
     click.echo(trust_plan.summary.rstrip("\n"))
     if not yes:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            raise PaqadError("not a terminal: rerun with --yes to write it, or add the lines above yourself")
+            raise ConfirmationNeededError("not a terminal: rerun with --yes to write it, or add the lines above yourself")
         if not click.confirm("Write this?", default=False):
             click.echo("nothing written")
             return

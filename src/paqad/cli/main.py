@@ -67,6 +67,7 @@ _RAG = "paqad.cli.rag_commands"
         **{name: _RAG for name in ("init", "status", "rebuild", "clear", "probe", "refresh-context")},
         "model": "paqad.cli.model_commands",
         "eval": "paqad.cli.eval_command",
+        **{name: "paqad.cli.team_commands" for name in ("publish", "team")},
     },
 )
 def rag() -> None:
@@ -138,4 +139,8 @@ def _internal_error(exc: BaseException) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m paqad.cli.main hook prompt ...` is what an installed hook runs without paqad-ai
+    # on PATH: the same routing as the console script (the hook exits 0 on any arguments).
+    from paqad.cli.entry import main as entry_main
+
+    sys.exit(entry_main())

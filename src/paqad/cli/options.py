@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from paqad.errors import PaqadError
+from paqad.errors import UsageError
 from paqad.project import ProjectPaths, find_project_root
 
 project_root_option = click.option(
@@ -24,6 +24,6 @@ def resolve_paths(project_root: Path | None) -> ProjectPaths:
     """
     if project_root is not None:
         if not project_root.is_dir():
-            raise PaqadError(f"--project-root {project_root}: not a directory")
+            raise UsageError(f"--project-root {project_root}: not a directory")
         return ProjectPaths(project_root.resolve())
     return ProjectPaths(find_project_root())

@@ -12,7 +12,13 @@ from pathlib import Path
 import click
 
 from paqad.config import PROVIDERS, load_settings
-from paqad.errors import IndexMissingError, PaqadError
+from paqad.errors import (
+    ConfirmationNeededError,
+    IndexMissingError,
+    ProjectPathError,
+    UsageError,
+    UserFileError,
+)
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
 
@@ -131,15 +137,17 @@ def _confirm_upload(settings, chunks: int, chars: int) -> bool:
 @click.command()
 @click.option("--provider", type=click.Choice(PROVIDERS), default=None, help="Embedding provider (default: local, or the configured one).")
 @click.option("--model", default=None, help="Embedding model id (default: the provider's default).")
-@click.option("--yes", "-y", is_flag=True, help="Rebuild even if a valid index exists; skip confirmations.")
+@click.option("--yes", "-y", is_flag=True, help="Answer yes to every question (sending chunks to a remote provider).")
+@click.option("--rebuild", is_flag=True, help="Rebuild from scratch even if a valid index exists (default: keep and sync it).")
 @project_root_option
-def init(provider: str | None, model: str | None, yes: bool, project_root: Path | None) -> None:
+def init(provider: str | None, model: str | None, yes: bool, rebuild: bool, project_root: Path | None) -> None:
     """Switch retrieval on for this project and build its index.
 
-    Checks the provider and model first (fetching the local model into ~/.paqad/models once;
+    Checks the provider and model first (fetching the local model once into the model store,
+    PAQAD_HOME/models, default ~/.paqad/models;
     asking for a remote provider's API key on a terminal), writes the provider and model to
     .paqad/.config and .paqad/.gitignore, builds the index under .paqad/vectors/ with progress
-    on stderr, then sets rag_enabled=true. A valid index is kept (and synced) unless --yes is
+    on stderr, then sets rag_enabled=true. A valid index is kept (and synced) unless --rebuild is
     given. Before a full remote build on a terminal it says how many chunks and characters will
     be sent, and asks.
 
@@ -156,7 +164,7 @@ def init(provider: str | None, model: str | None, yes: bool, project_root: Path 
     with build_progress() as progress:
         try:
             result = init_project(
-                paths, provider=provider, model=model, rebuild=yes, interactive=interactive,
+                paths, provider=provider, model=model, rebuild=rebuild, interactive=interactive,
                 confirm_upload=_confirm_upload if interactive and not yes else None,
                 notify=_note, progress=progress,
             )
@@ -191,7 +199,7 @@ def rebuild(project_root: Path | None) -> None:
     from paqad.store import index_exists
 
     if not settings.rag_enabled and not index_exists(paths):
-        raise PaqadError("retrieval is not configured here; run `paqad-ai rag init` first")
+        raise IndexMissingError("retrieval is not configured here; run `paqad-ai rag init` first")
     report = _build(paths, settings, full=True)
     if report.warning:
         _warn(report.warning)
@@ -213,7 +221,7 @@ def clear(yes: bool, project_root: Path | None) -> None:
     paths = resolve_paths(project_root)
     if not yes:
         if not sys.stdin.isatty():
-            raise PaqadError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
+            raise ConfirmationNeededError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.build import clear_index
 
@@ -264,7 +272,7 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     idx = data["index"]
     lines.append(report.index.headline())
     if idx["built_at"]:
-        langs = ", ".join(f"{k} {v}" for k, v in list(idx["languages"].items())[:8])
+        langs = ", ".join(f"{k} {v} ({idx['chunking'].get(k, '?')})" for k, v in list(idx["languages"].items())[:8])
         if idx["build_running"]:
             lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
         lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
@@ -300,7 +308,7 @@ def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
 
     rel = project_relative(paths.root, prefix, "--path")
     if not (paths.root / rel).exists():
-        raise PaqadError(f"--path {prefix}: no such file or folder in the project")
+        raise ProjectPathError(f"--path {prefix}: no such file or folder in the project")
     return rel
 
 
@@ -329,15 +337,15 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
         try:
             text = query_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise PaqadError(f"--query-file {query_file}: cannot read ({exc})") from None
+            raise UserFileError(f"--query-file {query_file}: cannot read ({exc})") from None
     elif query == "-":
         text = _decode_stdin(sys.stdin)
     elif query is not None:
         text = _argv_text(query)
     else:
-        raise PaqadError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
+        raise UsageError("probe needs a QUERY argument, `-` for stdin, or --query-file FILE")
     if not text.strip():
-        raise PaqadError("the query is empty")
+        raise UsageError("the query is empty")
     return text.strip()
 
 
@@ -368,13 +376,14 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     from paqad.build import sync
     from paqad.search import load_embedder, search
     from paqad.status import require_complete_index
-    from paqad.store import index_exists
+    from paqad.store import index_exists, require_same_embedding
 
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
     if not index_exists(paths):
         raise IndexMissingError()
+    require_same_embedding(paths, settings)  # another provider/model/precision: refuse in one line (README)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
     embedder, degraded = load_embedder(paths, settings)

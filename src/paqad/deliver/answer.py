@@ -28,6 +28,11 @@ RENDER_MARGIN_SECONDS = 0.03  # of the hook's deadline, kept to fuse, floor and 
 # side is not started at all: a thread importing C extensions holds the GIL, and the hook could
 # not answer at its deadline.
 DENSE_COST_FACTOR = 3.0
+# What the keyword section says when the dense side is skipped by that rule (issue 20 item 10: it
+# was never started, so "did not finish" would be untrue); LATE when it was started and missed.
+NOT_STARTED = ("semantic search was not started: the model would not have loaded within the hook's budget "
+               "(rag_hook_budget_ms) on this machine now")
+KEYWORD_ONLY_NOT_STARTED = f"{NOT_STARTED}; keyword search only"
 
 
 def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float, embedder=None, *,
@@ -58,11 +63,15 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
             return None
         if keyword_first is not None:
             began = time.monotonic() if started is None else started
-            keyword = deliver(paths, settings, prompt, label, embedder=None, degraded=LATE, store=store)
-            keyword_first(keyword.section)
+            keyword = deliver(paths, settings, prompt, label, embedder=None, degraded=KEYWORD_ONLY_NOT_STARTED,
+                              store=store)
             now = time.monotonic()
             if not keyword.intent.needs_retrieval or now + DENSE_COST_FACTOR * (now - began) > deadline:
+                keyword_first(keyword.section)
                 return keyword.section
+            # The dense side starts now: if the hook sends this section at its deadline, the
+            # dense side was late, and the section says that.
+            keyword_first(keyword.section.replace(KEYWORD_ONLY_NOT_STARTED, LATE, 1))
         why = None
         if embedder is None:
             embedder, why = configured_embedder(paths, settings)

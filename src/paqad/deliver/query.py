@@ -27,6 +27,16 @@ from paqad.atomic import write_text_atomic
 # A prompt beyond this is pasted material; its head carries the intent, and the local model
 # reads only 256 word pieces anyway. Keeps the hook's write and the BM25 query small.
 MAX_PROMPT_CHARS = 20_000
+# Of a prompt over MAX_PROMPT_CHARS (a pasted log), what is kept whole: its head (the question
+# usually leads) and its tail (or follows the paste); the rest of the budget goes to the lines
+# that name what failed (errors, stack frames, file:line).
+PROMPT_HEAD_CHARS = 2_000
+PROMPT_TAIL_CHARS = 1_000
+_TELLING_LINE = re.compile(
+    r"error|exception|traceback|fail|panic|fatal|warn|assert|undefined|cannot|not found"
+    r"|\bFile \"|\bat [\w.$<>]+\(|\w\.\w+:\d+|\w+\(\)",
+    re.IGNORECASE,
+)
 # Changed files named in a query; about what fits the local model's 256-word-piece window.
 MAX_QUERY_FILES = 20
 GIT_TIMEOUT_SECONDS = 10.0
@@ -41,6 +51,29 @@ class Query:
     text: str
     source: str
     label: str
+
+
+def bounded_prompt(prompt: str, limit: int = MAX_PROMPT_CHARS) -> str:
+    """``prompt`` when it is at most ``limit`` characters, else the part worth searching: its
+    first :data:`PROMPT_HEAD_CHARS` and last :data:`PROMPT_TAIL_CHARS` characters, and between
+    them, in order and each once, the lines that name what failed (error words, stack frames,
+    ``file.ext:line``, ``call()``) until ``limit``. The work is linear in the prompt and cut to
+    ``limit`` characters, so the hook answers a pasted 1 MB log within its budget (DESIGN §10)."""
+    if len(prompt) <= limit:
+        return prompt
+    head, tail = prompt[:PROMPT_HEAD_CHARS], prompt[-PROMPT_TAIL_CHARS:]
+    room = limit - len(head) - len(tail)
+    kept: list[str] = []
+    seen: set[str] = set()
+    for line in prompt[PROMPT_HEAD_CHARS:-PROMPT_TAIL_CHARS].splitlines():
+        line = line.strip()[:300]
+        if line and line not in seen and _TELLING_LINE.search(line):
+            if len(line) + 1 > room:
+                break
+            seen.add(line)
+            kept.append(line)
+            room -= len(line) + 1
+    return "\n".join([head, *kept, tail])
 
 
 # --- the recorded prompt -----------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 
 from paqad import store as store_mod
 from paqad.config import Settings, load_settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError
+from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError, RefreshWarning
 from paqad.project import ProjectPaths, index_exists
 from paqad.build import IndexReport, embed_backlog, sync
 from paqad.deliver.delivery import deliver
@@ -89,7 +89,7 @@ NOT_SYNCED = "index not synced (the previous index is kept)"
 
 
 def _log_refresh_warning(paths: ProjectPaths, why: str) -> None:
-    log_failure(paths, "refresh", PaqadError(why))
+    log_failure(paths, "refresh", RefreshWarning(why))
 
 
 def _prompt_stamp(paths: ProjectPaths) -> str | None:

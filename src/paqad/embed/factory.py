@@ -15,9 +15,11 @@ if TYPE_CHECKING:
 def get_embedder(settings: Settings, paths: ProjectPaths | None = None, *, fetch: bool = True) -> Embedder:
     """The embedder for ``settings.rag_embedding_provider`` and ``settings.rag_embedding_model``.
 
-    ``local`` -> :class:`LocalEmbedder` (precision from ``rag_embedding_precision``; nothing is
-    loaded yet, the files are fetched on first use). ``fetch=False`` (the prompt hook and the warm
-    process: no room for a download) requires the model files to be in the store already.
+    ``local`` -> :class:`LocalEmbedder` (precision from ``rag_embedding_precision``), or
+    :class:`StaticEmbedder` for a static (model2vec) model such as ``minishlab/potion-code-16M``
+    (precision does not apply); nothing is loaded yet, the files are fetched on first use.
+    ``fetch=False`` (the prompt hook and the warm process: no room for a download) requires the
+    model files to be in the store already.
     ``openai`` / ``voyageai`` -> the remote provider, which reads its API key via ``paths``
     (default: the project around the current directory). Remote modules are imported only when
     chosen.
@@ -28,17 +30,7 @@ def get_embedder(settings: Settings, paths: ProjectPaths | None = None, *, fetch
     """
     provider = settings.rag_embedding_provider
     if provider == "local":
-        from paqad.embed.local import LocalEmbedder
-
-        repo_id, precision = settings.rag_embedding_model, settings.rag_embedding_precision
-        if not fetch:
-            from paqad.embed import model_store
-
-            if not model_store.is_stored(repo_id, precision):
-                raise ModelMissingError(
-                    f"embedding model {repo_id} is not in the model store ({model_store.model_dir(repo_id)}); "
-                    "the prompt hook never fetches it: run `paqad-ai rag model pull`")
-        return LocalEmbedder(repo_id, precision)
+        return _local_embedder(settings.rag_embedding_model, settings.rag_embedding_precision, fetch=fetch)
     paths = paths or ProjectPaths(find_project_root())
     if provider == "openai":
         from paqad.embed.openai_provider import OpenAIEmbedder
@@ -50,6 +42,23 @@ def get_embedder(settings: Settings, paths: ProjectPaths | None = None, *, fetch
         return VoyageEmbedder(settings.rag_embedding_model, paths)
     source = settings.sources.get("rag_embedding_provider", "settings")
     raise ConfigError(f"{source}: rag_embedding_provider={provider!r} is not valid; allowed: local, openai, voyageai")
+
+
+def _local_embedder(repo_id: str, precision: str, *, fetch: bool) -> Embedder:
+    """The local embedder of ``repo_id``: its family (``ModelSpec.family``) picks the module."""
+    from paqad.embed import model_store
+
+    if not fetch and not model_store.is_stored(repo_id, precision):
+        raise ModelMissingError(
+            f"embedding model {repo_id} is not in the model store ({model_store.model_dir(repo_id)}); "
+            "the prompt hook never fetches it: run `paqad-ai rag model pull`")
+    if model_store.spec_for(repo_id).family == model_store.ModelFamily.STATIC:
+        from paqad.embed.static import StaticEmbedder
+
+        return StaticEmbedder(repo_id)
+    from paqad.embed.local import LocalEmbedder
+
+    return LocalEmbedder(repo_id, precision)
 
 
 def load_model(settings: Settings, paths: ProjectPaths | None = None, *, fetch: bool = True) -> Embedder:

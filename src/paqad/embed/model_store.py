@@ -25,11 +25,13 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable
 
-from paqad.config import LOCAL_MODEL_FILES, paqad_home, model_mirror
-from paqad.errors import ModelMissingError, PaqadError
+from paqad.atomic import write_text_atomic
+from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES, paqad_home, model_mirror
+from paqad.errors import ModelMissingError, ModelSpecError, PaqadError
 
 MARKER_NAME = ".paqad-verified.json"
 MANIFEST_NAME = "MANIFEST.json"  # the mirror's own list of sha256 and size per file
@@ -41,6 +43,13 @@ _COPY_CHUNK_BYTES = 1 << 20
 ProgressFn = Callable[[str, int, "int | None"], None]
 
 
+class ModelFamily(str, Enum):
+    """How a local model computes vectors (``ModelSpec.family``)."""
+
+    ONNX = "onnx"  # a transformer run with onnxruntime (paqad.embed.local)
+    STATIC = "static"  # a model2vec table of token vectors (paqad.embed.static)
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """A local embedding model: where it lives on the hub and what it produces.
@@ -50,21 +59,32 @@ class ModelSpec:
         files: repo-relative files needed at the default precision (int8), the ONNX file last.
         dimension: embedding length (floats).
         window: the most word pieces the model reads per text, special tokens included.
+        family: ``ModelFamily.ONNX`` (a transformer run with onnxruntime, int8 or fp32 file) or
+            ``ModelFamily.STATIC`` (a model2vec table, ``paqad.embed.static``; one set of files,
+            the precision setting does not apply).
     """
 
     repo_id: str
     files: tuple[str, ...]
     dimension: int
     window: int
+    family: ModelFamily = ModelFamily.ONNX
 
     def files_for(self, precision: str) -> tuple[str, ...]:
-        """The files needed for ``precision`` (``"int8"`` or ``"fp32"``): support files + one ONNX file."""
+        """The files needed for ``precision`` (``"int8"`` or ``"fp32"``): support files + one ONNX
+        file; a static model's files whatever the precision."""
+        if self.family == ModelFamily.STATIC:
+            return self.files
         return self.support_files + (onnx_file(precision),)
 
     @property
     def support_files(self) -> tuple[str, ...]:
-        """Config and tokenizer files, shared by every precision."""
+        """Config and tokenizer files, shared by every precision (a static model: all its files)."""
         return tuple(f for f in self.files if not f.startswith("onnx/"))
+
+
+# model2vec's own layout (model2vec 0.10 persistence: model.safetensors, tokenizer.json, config.json).
+STATIC_FILES = ("config.json", "tokenizer.json", "model.safetensors")
 
 
 _XENOVA_SUPPORT_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
@@ -75,6 +95,13 @@ _DEFAULT_FILES = _XENOVA_SUPPORT_FILES + (LOCAL_MODEL_FILES["int8"],)
 KNOWN_MODELS: dict[str, ModelSpec] = {
     "Xenova/all-MiniLM-L6-v2": ModelSpec("Xenova/all-MiniLM-L6-v2", _DEFAULT_FILES, 384, 256),
     "Xenova/jina-embeddings-v2-base-code": ModelSpec("Xenova/jina-embeddings-v2-base-code", _DEFAULT_FILES, 768, 512),
+    # Static models (issue 23). potion-code-16M: 256-d (its model card), 61,826 rows behind a
+    # token mapping (its config.json, "vocabulary_quantization"); window: model2vec's default 512.
+    "minishlab/potion-code-16M": ModelSpec("minishlab/potion-code-16M", STATIC_FILES, 256, 512, ModelFamily.STATIC),
+    # Distilled on this project's machines from the mirror's MiniLM (shared/models, PROVENANCE.md):
+    # the offline stand-in that tests and benchmarks the static path. Not a hub repository.
+    "local/all-MiniLM-L6-v2-static256": ModelSpec(
+        "local/all-MiniLM-L6-v2-static256", STATIC_FILES, 256, 512, ModelFamily.STATIC),
 }
 
 
@@ -83,7 +110,7 @@ def onnx_file(precision: str) -> str:
     try:
         return LOCAL_MODEL_FILES[precision]
     except KeyError:
-        raise PaqadError(
+        raise ModelSpecError(
             f"model precision {precision!r} is not supported; use one of {', '.join(LOCAL_MODEL_FILES)}"
         ) from None
 
@@ -92,9 +119,27 @@ def spec_for(repo_id: str) -> ModelSpec:
     """The spec of a known model, else a generic one laid out like the Xenova repos.
 
     For an unknown model ``dimension`` is 0 (read it from ``config.json`` once the files are
-    present, see :func:`model_dimension`) and ``window`` is 512 word pieces (BERT's limit).
+    present, see :func:`model_dimension`) and ``window`` is 512 word pieces (BERT's limit); it
+    is a static model when the store holds it with a ``model.safetensors`` (imported), else
+    laid out like the Xenova repos.
     """
-    return KNOWN_MODELS.get(repo_id) or ModelSpec(repo_id, _DEFAULT_FILES, 0, 512)
+    known = KNOWN_MODELS.get(repo_id)
+    if known is not None:
+        return known
+    return _static_spec(repo_id, 0) if _stored_as_static(repo_id) else ModelSpec(repo_id, _DEFAULT_FILES, 0, 512)
+
+
+def _static_spec(repo_id: str, dimension: int) -> ModelSpec:
+    """A static model not in KNOWN_MODELS (window: model2vec's default 512)."""
+    return ModelSpec(repo_id, STATIC_FILES, dimension, 512, ModelFamily.STATIC)
+
+
+def _stored_as_static(repo_id: str) -> bool:
+    """Whether the store holds ``repo_id`` as a static model (imported with its model.safetensors)."""
+    try:
+        return "model.safetensors" in read_marker(repo_id)
+    except PaqadError:  # an invalid id: the generic spec, model_dir reports it where it is used
+        return False
 
 
 def models_root() -> Path:
@@ -106,7 +151,7 @@ def model_dir(repo_id: str) -> Path:
     """``paqad_home()/models/<repo_id>``; raises PaqadError for an id that would escape the store."""
     parts = repo_id.split("/")
     if not repo_id or any(p in ("", ".", "..") or p.startswith(".") for p in parts) or "\\" in repo_id:
-        raise PaqadError(f"model id {repo_id!r} is not a valid hub repo id (expected e.g. Xenova/all-MiniLM-L6-v2)")
+        raise ModelSpecError(f"model id {repo_id!r} is not a valid hub repo id (expected e.g. Xenova/all-MiniLM-L6-v2)")
     return models_root().joinpath(*parts)
 
 
@@ -128,9 +173,7 @@ def read_marker(repo_id: str) -> dict[str, dict]:
 
 def _write_marker(folder: Path, repo_id: str, files: dict[str, dict]) -> None:
     data = {"repo_id": repo_id, "files": dict(sorted(files.items()))}
-    tmp = folder / (MARKER_NAME + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / MARKER_NAME)
+    write_text_atomic(folder / MARKER_NAME, json.dumps(data, indent=2) + "\n")
 
 
 def _present(folder: Path, marker: dict[str, dict], rel: str) -> bool:
@@ -265,8 +308,21 @@ def _stage_from_hub(repo_id: str, files: Iterable[str], staging: Path, progress:
     return records
 
 
-def _new_staging_dir() -> Path:
+def _remove_if_empty(folders: Iterable[Path]) -> None:
+    """Remove ``folders`` (deepest first) that a fetch created and left empty, so a command whose
+    fetch failed (a probe with no model) creates nothing (issue 20.14)."""
+    for empty in folders:
+        try:
+            empty.rmdir()  # only an empty folder goes
+        except OSError:
+            return
+
+
+def _new_staging_dir() -> tuple[Path, list[Path]]:
+    """A fresh folder under ``models/.tmp/``, and the folders made for it (``.tmp``, ``models``,
+    ``PAQAD_HOME``: those that did not exist, deepest first)."""
     tmp_root = models_root() / _TMP_DIR_NAME
+    made = [p for p in (tmp_root, tmp_root.parent, tmp_root.parent.parent) if not p.exists()]
     tmp_root.mkdir(parents=True, exist_ok=True)
     now = time.time()
     for old in tmp_root.iterdir():
@@ -275,7 +331,7 @@ def _new_staging_dir() -> Path:
                 shutil.rmtree(old, ignore_errors=True)
         except OSError:
             pass
-    return Path(tempfile.mkdtemp(prefix="fetch-", dir=tmp_root))
+    return Path(tempfile.mkdtemp(prefix="fetch-", dir=tmp_root)), made
 
 
 def _install(repo_id: str, staging: Path, records: dict[str, dict]) -> Path:
@@ -339,7 +395,7 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         if absent:
             raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} lacks {', '.join(absent)}")
 
-    staging = _new_staging_dir()
+    staging, made = _new_staging_dir()
     try:
         if mirror is not None:
             records = _stage_from_folder(repo_id, mirror / repo_id, missing, staging, f"mirror {mirror}", progress)
@@ -354,6 +410,7 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         return _install(repo_id, staging, records)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_if_empty(made or [staging.parent])
 
 
 def import_model(source: Path, repo_id: str | None = None) -> Path:
@@ -362,7 +419,8 @@ def import_model(source: Path, repo_id: str | None = None) -> Path:
     ``source`` is either a folder laid out like the hub repo (``config.json``, ``tokenizer.json``,
     ..., ``onnx/model_quantized.onnx`` and/or ``onnx/model.onnx``) or a mirror root holding
     ``<repo_id>/...``. Without ``repo_id`` the id is taken from the last two path parts of a
-    model folder, or from the one known model found under a mirror root. Every ONNX precision
+    model folder, or from the one known model found under a mirror root (the default model when
+    the root holds several). Every ONNX precision
     present is imported. Files are checked against ``MANIFEST.json`` when the folder has one.
 
     Raises:
@@ -371,20 +429,40 @@ def import_model(source: Path, repo_id: str | None = None) -> Path:
     """
     source = Path(source).expanduser().resolve()
     if not source.is_dir():
-        raise PaqadError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
+        raise ModelSpecError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
     folder, repo_id = _locate_import(source, repo_id)
-    spec = spec_for(repo_id)
-    absent = [rel for rel in spec.support_files if not (folder / rel).is_file()]
-    onnx_present = [f for f in LOCAL_MODEL_FILES.values() if (folder / f).is_file()]
-    if absent or not onnx_present:
-        needs = absent + ([] if onnx_present else [" or ".join(LOCAL_MODEL_FILES.values())])
-        raise PaqadError(f"{folder}: lacks {', '.join(needs)} for model {repo_id}; expected a folder laid out like the hub repo")
-    staging = _new_staging_dir()
+    files = _import_files(folder, repo_id)
+    staging, made = _new_staging_dir()
     try:
-        records = _stage_from_folder(repo_id, folder, spec.support_files + tuple(onnx_present), staging, f"import {folder}", None)
+        records = _stage_from_folder(repo_id, folder, files, staging, f"import {folder}", None)
         return _install(repo_id, staging, records)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_if_empty(made or [staging.parent])
+
+
+def _import_files(folder: Path, repo_id: str) -> tuple[str, ...]:
+    """The files of ``folder`` to import as ``repo_id``: a static model's three files, or the
+    support files and every ONNX precision present. A folder with ``model.safetensors`` and no
+    ONNX file is a static model even when its id is not a known one.
+
+    Raises:
+        PaqadError: a needed file is absent.
+    """
+    spec = spec_for(repo_id)
+    onnx_present = tuple(f for f in LOCAL_MODEL_FILES.values() if (folder / f).is_file())
+    if spec.family == ModelFamily.STATIC or (repo_id not in KNOWN_MODELS and not onnx_present
+                                             and (folder / "model.safetensors").is_file()):
+        needs = STATIC_FILES
+        absent = [rel for rel in needs if not (folder / rel).is_file()]
+    else:
+        needs = spec.support_files + onnx_present
+        absent = [rel for rel in spec.support_files if not (folder / rel).is_file()]
+        if not onnx_present:
+            absent.append(" or ".join(LOCAL_MODEL_FILES.values()))
+    if absent:
+        raise ModelSpecError(f"{folder}: lacks {', '.join(absent)} for model {repo_id}; expected a folder laid out like the hub repo")
+    return needs
 
 
 def _looks_like_model(folder: Path) -> bool:
@@ -401,13 +479,15 @@ def _locate_import(source: Path, repo_id: str | None) -> tuple[Path, str]:
         guess = f"{source.parent.name}/{source.name}"
         if guess in KNOWN_MODELS:
             return source, guess
-        raise PaqadError(f"{source}: cannot tell which model this is; pass --repo-id (e.g. --repo-id Xenova/all-MiniLM-L6-v2)")
+        raise ModelSpecError(f"{source}: cannot tell which model this is; pass --repo-id (e.g. --repo-id Xenova/all-MiniLM-L6-v2)")
     found = [rid for rid in KNOWN_MODELS if _looks_like_model(source / rid)]
+    if len(found) > 1 and DEFAULT_MODELS["local"] in found:  # a full mirror: the default model
+        found = [DEFAULT_MODELS["local"]]
     if len(found) == 1:
         return source / found[0], found[0]
     if not found:
-        raise PaqadError(f"{source}: holds no model files (config.json, tokenizer.json) nor <repo id>/ folders of known models")
-    raise PaqadError(f"{source}: holds several models ({', '.join(found)}); pass --repo-id to pick one")
+        raise ModelSpecError(f"{source}: holds no model files (config.json, tokenizer.json) nor <repo id>/ folders of known models")
+    raise ModelSpecError(f"{source}: holds several models ({', '.join(found)}); pass --repo-id to pick one")
 
 
 def list_models() -> list[dict]:
@@ -433,10 +513,17 @@ def list_models() -> list[dict]:
                 "repo_id": rel_id,
                 "path": str(folder),
                 "files": present,
-                "precisions": [p for p, f in LOCAL_MODEL_FILES.items() if f in present],
+                "precisions": _precisions(rel_id, present),
                 "size": sum(marker[rel].get("size", 0) for rel in present),
                 "verified": bool(marker) and len(present) == len(marker),
                 "dimension": model_dimension(rel_id),
             }
         )
     return sorted(entries, key=lambda e: e["repo_id"])
+
+
+def _precisions(repo_id: str, present: list[str]) -> list[str]:
+    """What ``rag model list`` shows as precisions: the ONNX files present, or ``static``."""
+    if spec_for(repo_id).family == ModelFamily.STATIC:
+        return ["static"] if "model.safetensors" in present else []
+    return [p for p, f in LOCAL_MODEL_FILES.items() if f in present]

@@ -16,7 +16,8 @@ module decides everything else, so OpenAI and Voyage behave the same:
 - **Splitting**: a 400 whose message says the batch is too large splits the batch in half and
   sends each half; a single input still too long is cut in half and sent again.
 - **Stops at once** on an authentication error (401/403), an exhausted quota, or any other
-  request error, with a one-line :class:`~paqad.errors.PaqadError`; every message is redacted
+  request error, with a one-line :class:`~paqad.errors.ProviderError` subclass (auth, quota, rate limit,
+  unavailable, request, response); every message is redacted
   of the API key and is raised outside any ``except`` block, so no SDK exception (which holds
   the request headers) is chained to it.
 - **Checks** every response: one vector per input, of the expected dimension; rows are
@@ -36,7 +37,18 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from paqad.errors import KeyMissingError, PaqadError
+from paqad.errors import (
+    KeyMissingError,
+    ModelSpecError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderQuotaError,
+    ProviderRateLimitError,
+    ProviderRequestError,
+    ProviderResponseError,
+    ProviderUnavailableError,
+    ToolMissingError,
+)
 from paqad.project import ProjectPaths
 from paqad.secrets import find_key, guard_sdk_logs, key_variable, known_secrets, missing_key_message, redact
 
@@ -108,22 +120,22 @@ class RemoteFailure(Exception):
 
 
 def import_sdk(package: str, *submodules: str) -> Any:
-    """Import an optional provider SDK (and its ``submodules``), or raise PaqadError naming the
+    """Import an optional provider SDK (and its ``submodules``), or raise ToolMissingError naming the
     extra to install: ``pip install 'paqad-ai[<package>]'``."""
     try:
         module = importlib.import_module(package)
         for sub in submodules:
             importlib.import_module(f"{package}.{sub}")
     except ImportError:
-        raise PaqadError(f"the {package} provider needs the {package} package: pip install 'paqad-ai[{package}]'") from None
+        raise ToolMissingError(f"the {package} provider needs the {package} package: pip install 'paqad-ai[{package}]'") from None
     return module
 
 
 def check_model(provider: str, model: str, known: Iterable[str]) -> None:
-    """Raise PaqadError unless ``model`` is one of the ``known`` models of ``provider`` ("an OpenAI")."""
+    """Raise ModelSpecError unless ``model`` is one of the ``known`` models of ``provider`` ("an OpenAI")."""
     known = list(known)
     if model not in known:
-        raise PaqadError(
+        raise ModelSpecError(
             f"rag_embedding_model={model!r} is not {provider} embedding model paqad-ai knows; use one of: {', '.join(known)}"
         )
 
@@ -255,19 +267,33 @@ class RemoteCall:
     secrets: tuple[str, ...] = field(repr=False)
 
 
-def _failure_error(call: RemoteCall, failure: RemoteFailure, attempts: int) -> PaqadError:
+# One failure kind -> one error class: the only place a provider's failure becomes our error.
+_FAILURE_ERRORS: dict[str, type[ProviderError]] = {
+    "auth": ProviderAuthError,
+    "quota": ProviderQuotaError,
+    "rate_limit": ProviderRateLimitError,
+    "server": ProviderUnavailableError,
+    "timeout": ProviderUnavailableError,
+    "connection": ProviderUnavailableError,
+    "bad_response": ProviderResponseError,
+}
+
+
+def _failure_error(call: RemoteCall, failure: RemoteFailure, attempts: int) -> ProviderError:
+    """The typed error for ``failure`` after ``attempts`` sends (message redacted, one line)."""
     detail = one_line(failure.describe(), call.secrets).rstrip(". ")
+    cls = _FAILURE_ERRORS.get(failure.kind, ProviderRequestError)
     if failure.kind == "auth":
-        return PaqadError(f"{call.label} rejected the API key ({call.key_hint}): {detail}; set a valid key")
+        return cls(f"{call.label} rejected the API key ({call.key_hint}): {detail}; set a valid key")
     if failure.kind == "quota":
-        return PaqadError(f"{call.label} refused the request, quota exhausted ({detail}); check your plan and billing")
+        return cls(f"{call.label} refused the request, quota exhausted ({detail}); check your plan and billing")
     if failure.kind in RETRYABLE:
-        return PaqadError(f"{call.label} embeddings failed after {attempts} attempts ({detail}); try again later")
-    return PaqadError(f"{call.label} rejected the embeddings request for {call.model} ({detail})")
+        return cls(f"{call.label} embeddings failed after {attempts} attempts ({detail}); try again later")
+    return cls(f"{call.label} rejected the embeddings request for {call.model} ({detail})")
 
 
 def _send_with_retries(call: RemoteCall, send: Callable[[list[str]], Sequence[Sequence[float]]], batch: list[str]) -> Sequence[Sequence[float]]:
-    """Send one batch, re-sending on retryable failures. Raises RemoteFailure('too_large') or PaqadError."""
+    """Send one batch, re-sending on retryable failures. Raises RemoteFailure('too_large') or a ProviderError subclass."""
     attempt = 0
     while True:
         failure: RemoteFailure | None = None
@@ -295,11 +321,11 @@ def _send_with_retries(call: RemoteCall, send: Callable[[list[str]], Sequence[Se
 
 def _check_vectors(call: RemoteCall, vectors: Sequence[Sequence[float]], expected_rows: int) -> np.ndarray:
     if len(vectors) != expected_rows:
-        raise PaqadError(f"{call.label} returned {len(vectors)} vectors for {expected_rows} inputs ({call.model}); try again")
+        raise ProviderResponseError(f"{call.label} returned {len(vectors)} vectors for {expected_rows} inputs ({call.model}); try again")
     lengths = sorted({len(v) for v in vectors})
     if lengths and lengths != [call.dimension]:
         got = next(n for n in lengths if n != call.dimension)
-        raise PaqadError(f"{call.label} returned {got}-d vectors, expected {call.dimension} for {call.model}")
+        raise ProviderResponseError(f"{call.label} returned {got}-d vectors, expected {call.dimension} for {call.model}")
     return normalise_rows(np.asarray(vectors, dtype=np.float32).reshape(expected_rows, call.dimension))
 
 
@@ -317,7 +343,7 @@ def embed_batches(
     ``on_vectors(start, rows)`` gets each successful request's ``(k, d)`` rows for
     ``texts[start:start + k]`` as they arrive, so a caller can cache them before a later
     request fails (a retry then pays only for the rest).
-    Empty texts are sent as one space (providers reject empty input). Raises PaqadError on an
+    Empty texts are sent as one space (providers reject empty input). Raises a ProviderError subclass on an
     authentication error, exhausted retries, any other rejected request, or a wrong number or
     dimension of vectors; the message names the provider and never contains the key.
     """
@@ -424,7 +450,7 @@ class RemoteEmbedder:
 
         ``on_batch(done, total)`` reports texts embedded so far after each request;
         ``on_vectors(start, rows)`` hands over each request's rows as they arrive.
-        Raises PaqadError (see :func:`embed_batches`).
+        Raises a ProviderError subclass (see :func:`embed_batches`).
         """
         return embed_batches(
             self._call, list(texts), lambda batch: self._send(batch, "document"), on_batch, on_vectors

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from paqad.errors import PaqadError
+from paqad.errors import ToolMissingError, UserFileError
 
 CASES_VERSION = 1
 CASE_CLASSES = ("lexical", "vocabulary-mismatch", "ambiguous", "multi-part", "should-skip", "docs-vs-code")
@@ -67,7 +67,7 @@ def _package_dir() -> Path:
     root = files("paqad.evaluate") / "corpus"
     if not isinstance(root, Path):
         # Only a zipped install gets here; the evaluation needs real files to index.
-        raise PaqadError(f"the evaluation data of paqad.evaluate is not on disk ({root}); reinstall paqad-ai from a wheel")
+        raise ToolMissingError(f"the evaluation data of paqad.evaluate is not on disk ({root}); reinstall paqad-ai from a wheel")
     return root
 
 
@@ -89,11 +89,11 @@ def load_cases(path: Path | None = None) -> tuple[EvalCase, ...]:
     source = path or cases_path()
     data = json.loads(source.read_text(encoding="utf-8"))
     if data.get("version") != CASES_VERSION:
-        raise PaqadError(f"{source}: cases version {data.get('version')!r} is not supported; expected {CASES_VERSION}")
+        raise UserFileError(f"{source}: cases version {data.get('version')!r} is not supported; expected {CASES_VERSION}")
     cases = []
     for raw in data["cases"]:
         if raw["class"] not in CASE_CLASSES:
-            raise PaqadError(f"{source}: case {raw['id']} has unknown class {raw['class']!r}; use one of {CASE_CLASSES}")
+            raise UserFileError(f"{source}: case {raw['id']} has unknown class {raw['class']!r}; use one of {CASE_CLASSES}")
         expected = tuple(
             ExpectedPlace(e["path"], e.get("start_line"), e.get("end_line"), e.get("symbol")) for e in raw["expected"]
         )

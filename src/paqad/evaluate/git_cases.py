@@ -14,7 +14,7 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from paqad.errors import PaqadError
+from paqad.errors import EvaluationError, ToolMissingError, UsageError
 from paqad.evaluate.cases import EvalCase, ExpectedPlace
 from paqad.evaluate.gate import HIT_K
 from paqad.index.languages import SOURCE_LANGUAGES, language_for_path
@@ -61,10 +61,10 @@ def _git(repo: Path, *args: str) -> str:
     try:
         done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
     except OSError as exc:
-        raise PaqadError(f"--from-git: cannot run git ({exc}); install git") from None
+        raise ToolMissingError(f"--from-git: cannot run git ({exc}); install git") from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise PaqadError(f"--from-git: `git {' '.join(args)}` failed in {repo}: {last}")
+        raise EvaluationError(f"--from-git: `git {' '.join(args)}` failed in {repo}: {last}")
     return done.stdout
 
 
@@ -73,9 +73,9 @@ def git_toplevel(root: Path) -> Path:
     try:
         out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root, capture_output=True, text=True, check=False)
     except OSError as exc:
-        raise PaqadError(f"--from-git: cannot run git ({exc}); install git") from None
+        raise ToolMissingError(f"--from-git: cannot run git ({exc}); install git") from None
     if out.returncode != 0:
-        raise PaqadError(f"--from-git: {root} is not in a git repository; run it inside one or pass --project-root")
+        raise UsageError(f"--from-git: {root} is not in a git repository; run it inside one or pass --project-root")
     return Path(out.stdout.strip())
 
 
@@ -105,7 +105,7 @@ def git_cases(repo: Path, count: int) -> GitScan:
     Raises PaqadError when ``repo`` is not a git repository or ``count < 1``.
     """
     if count < 1:
-        raise PaqadError(f"--from-git {count}: give a number of commits of at least 1")
+        raise UsageError(f"--from-git {count}: give a number of commits of at least 1")
     top = git_toplevel(repo)
     revs = _git(top, "rev-list", "--first-parent", f"--max-count={count * GIT_SCAN_FACTOR}", "HEAD").split()
     found: list[GitCase] = []
@@ -167,5 +167,5 @@ def checkout_into(repo: Path, commit: str, target: Path) -> None:
         if proc.stderr is not None:
             proc.stderr.close()
         if proc.wait() != 0:
-            raise PaqadError(f"--from-git: `git archive {commit[:10]}` failed: {err.strip()}")
+            raise EvaluationError(f"--from-git: `git archive {commit[:10]}` failed: {err.strip()}")
 

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
-from paqad.errors import PaqadError
+from paqad.errors import EvaluationError, UserFileError
 from paqad.evaluate.cases import SHOULD_SKIP
 from paqad.evaluate.gate import CaseResult, Gate, GateThresholds, Summary, changes, evaluate_gate, summarize
 
@@ -108,7 +108,7 @@ def save_snapshot(report: EvalReport, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(snapshot_data(report), indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise PaqadError(f"--save-snapshot {path}: cannot write ({exc.strerror or exc})") from None
+        raise UserFileError(f"--save-snapshot {path}: cannot write ({exc.strerror or exc})") from None
 
 
 def load_snapshot(path: Path) -> dict:
@@ -116,11 +116,11 @@ def load_snapshot(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise PaqadError(f"--baseline {path}: no such file; write one with `paqad-ai rag eval --save-snapshot {path}`") from None
+        raise UserFileError(f"--baseline {path}: no such file; write one with `paqad-ai rag eval --save-snapshot {path}`") from None
     except (OSError, ValueError) as exc:
-        raise PaqadError(f"--baseline {path}: not a readable JSON snapshot ({exc})") from None
+        raise UserFileError(f"--baseline {path}: not a readable JSON snapshot ({exc})") from None
     if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION or not isinstance(data.get("cases"), list):
-        raise PaqadError(f"--baseline {path}: not a snapshot of version {SNAPSHOT_VERSION}; write one with --save-snapshot")
+        raise UserFileError(f"--baseline {path}: not a snapshot of version {SNAPSHOT_VERSION}; write one with --save-snapshot")
     return data
 
 
@@ -137,10 +137,10 @@ def align_with_snapshot(snapshot: dict, candidate: list[CaseResult], meta: dict,
     try:
         old = {r["case_id"]: _case_from_json(r, "snapshot") for r in snapshot["cases"]}
     except (KeyError, TypeError) as exc:
-        raise PaqadError(f"--baseline {path}: malformed case record ({exc}); write it again with --save-snapshot") from None
+        raise UserFileError(f"--baseline {path}: malformed case record ({exc}); write it again with --save-snapshot") from None
     common = [r for r in candidate if r.case_id in old]
     if not common:
-        raise PaqadError(f"--baseline {path}: shares no case with this run (it was made from "
+        raise EvaluationError(f"--baseline {path}: shares no case with this run (it was made from "
                          f"{snapshot.get('meta', {}).get('source', 'another case set')}; use the same case source)")
     meta["baseline"] = {
         "file": str(path), "created_at": snapshot.get("created_at"), "model": snapshot.get("meta", {}).get("model"),

@@ -171,10 +171,10 @@ MCP_SERVER_NAME = "paqad"  # the key under mcpServers / [mcp_servers]: tools sho
 
 
 def get_host(name: str) -> Host:
-    """The :class:`Host` named ``name``; raises ``PaqadError`` naming the known hosts."""
-    from paqad.errors import PaqadError
+    """The :class:`Host` named ``name``; raises ``UsageError`` naming the known hosts."""
+    from paqad.errors import UsageError
 
     try:
         return HOSTS[name]
     except KeyError:
-        raise PaqadError(f"--host {name!r} is not supported; use one of: {', '.join(HOSTS)}") from None
+        raise UsageError(f"--host {name!r} is not supported; use one of: {', '.join(HOSTS)}") from None

@@ -23,18 +23,21 @@ are read, never written. Paths of the user-level files follow the hosts' own var
 
 from __future__ import annotations
 
+import math
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from paqad.hosts import HOSTS, Host, codex, mcp_config, tomltext
-from paqad.hosts.installers import HOOK_NAME, installed_commands, is_our_rule
-from paqad.hosts.jsonfile import load_jsonc, read_json
+from paqad.hosts.installers import HOOK_NAME, TIMEOUT_MARGIN_SECONDS, installed_commands, is_our_rule, our_handlers
+from paqad.hosts.jsonfile import JSONC_FILES, load_jsonc, read_json
 from paqad.hosts.launcher import ProgramCheck, check_program, is_machine_specific, is_our_command
 from paqad.errors import PaqadError
 
 CLAUDE_MANAGED_DIR = Path("/etc/claude-code")  # Linux; managed-settings.json and managed-settings.d/
+CLAUDE_MCP_CONNECT_MS = 5000  # Claude Code 2.1.197's default MCP_CONNECT_TIMEOUT_MS (its bundled CLI)
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def report(host: Host, root: Path) -> HostReport:
     blockers: list[Finding] = []
     notes: list[str] = []
     try:
-        read_json(path)
+        read_json(path, comments=host.settings_path in JSONC_FILES)
     except PaqadError as exc:
         blockers.append(Finding("settings-invalid", str(exc), f"fix {path}, then `paqad-ai hooks install --host {host.name}`"))
     commands = installed_commands(host, root)
@@ -115,12 +118,67 @@ def report(host: Host, root: Path) -> HostReport:
         if not host.personal and any(is_machine_specific(c) for c in commands):
             notes.append(f"the command holds this machine's paths (an older install); `paqad-ai hooks install --host {host.name}` "
                          "rewrites it without them")
+        more_blockers, more_notes = _project_checks(host, root)
+        blockers += more_blockers
+        notes += more_notes
         checker = _CHECKS.get(host.name)
         if checker is not None:
             more_blockers, more_notes = checker(host, root)
             blockers += more_blockers
             notes += more_notes
     return HostReport(host, path, bool(commands), commands, program, tuple(blockers), tuple(notes), mcp_file, mcp_installed)
+
+
+def _project_checks(host: Host, root: Path) -> tuple[list[Finding], list[str]]:
+    """What the project itself needs for the hook to add anything: readable settings, retrieval
+    on, an index, and a budget the host's timeout leaves room for."""
+    from paqad.config import load_settings
+    from paqad.project import ProjectPaths, index_exists
+
+    paths = ProjectPaths(root)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unknown keys: `rag status` reports them
+            settings = load_settings(paths)
+    except PaqadError as exc:
+        return [Finding("paqad-settings-invalid", f"{exc}: the hook cannot read the project's settings and adds nothing",
+                        f"fix {paths.local_config}")], []
+    blockers: list[Finding] = []
+    has_index = index_exists(paths)
+    if not settings.rag_enabled:
+        why = "retrieval is off here (rag_enabled=false)" + ("" if has_index else " and there is no index")
+        blockers.append(Finding("retrieval-off", f"{why}: the hook exits at once and adds nothing",
+                                "run `paqad-ai rag init` (builds the index when there is none, then turns retrieval on)"))
+    elif not has_index:
+        blockers.append(Finding("index-missing", f"there is no index ({paths.index_db} is missing): the hook has nothing to search "
+                                "and adds nothing", "run `paqad-ai rag init`"))
+    return blockers + _timeout_findings(host, root, settings.rag_hook_budget_ms), []
+
+
+def _timeout_findings(host: Host, root: Path, budget_ms: int) -> list[Finding]:
+    """A handler whose host timeout is not above ``rag_hook_budget_ms``: the host kills the hook
+    before it answers (install writes the budget rounded up to seconds + TIMEOUT_MARGIN_SECONDS)."""
+    if not host.timeout_key:
+        return []
+    try:
+        handlers = our_handlers(host, read_json(root / host.settings_path, comments=host.settings_path in JSONC_FILES).data)
+    except PaqadError:
+        return []
+    per_ms = 1 if host.timeout_unit == "ms" else 1000
+    wanted = math.ceil(budget_ms / 1000) + TIMEOUT_MARGIN_SECONDS
+    found = []
+    for handler in handlers:
+        timeout = handler.get(host.timeout_key)
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout * per_ms > budget_ms:
+            continue  # absent: the host's own default (60 s or more in the versions checked)
+        fix = (f'run `paqad-ai hooks install --host {host.name}` (writes "{host.timeout_key}": {wanted * 1000 // per_ms}, '
+               f"the budget plus {TIMEOUT_MARGIN_SECONDS} s)"
+               + (", then `paqad-ai hooks trust --host codex` (the new timeout changes the hook's approved hash)" if host.name == "codex" else "")
+               + f"; or lower rag_hook_budget_ms below {timeout * per_ms} in .paqad/.config")
+        found.append(Finding("hook-timeout-short", f'rag_hook_budget_ms={budget_ms} but the installed hook has "{host.timeout_key}": '
+                             f"{timeout} ({timeout * per_ms / 1000:g} s): {host.title} kills it before it answers, and the prompt "
+                             "goes without context", fix))
+    return found
 
 
 def all_reports(root: Path) -> list[HostReport]:
@@ -170,6 +228,14 @@ def _claude(host: Host, root: Path) -> tuple[list[Finding], list[str]]:
         else:
             notes.append(f"also installed in {other.settings_path} with another command: Claude Code runs both, the hook twice per "
                          f"prompt; run `paqad-ai hooks install --host {other.name}` to make them identical, or uninstall one")
+    if host.mcp_path is not None and mcp_config.is_our_entry(mcp_config.read_entry(host, root)[1]) \
+            and not os.environ.get("MCP_CONNECT_TIMEOUT_MS"):
+        notes.append(f"Claude Code waits {CLAUDE_MCP_CONNECT_MS // 1000} s (MCP_CONNECT_TIMEOUT_MS) for MCP servers before the first "
+                     "turn and leaves out one still starting; paqad-ai mcp answers in about 1 s on an idle machine, several on a busy "
+                     "one: set MCP_CONNECT_TIMEOUT_MS=30000 in the environment Claude Code starts from"
+                     + ("" if _dig(mcp_config.read_entry(host, root)[1], "alwaysLoad") is True else
+                        f'; and run `paqad-ai hooks install --host {host.name} --mcp` to add "alwaysLoad": true to the entry '
+                        "(without it `claude -p` does not wait at all)"))
     # ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json
     state_file = Path(os.environ["CLAUDE_CONFIG_DIR"]) / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
     if _dig(load_jsonc(state_file)[0] or {}, "projects", str(root), "hasTrustDialogAccepted") is not True:

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import PaqadError, UserFileError
 from paqad.hosts import Host
 from paqad.hosts import mcp_config
-from paqad.hosts.jsonfile import atomic_write, dump_json, read_json, write_if_changed
+from paqad.hosts.jsonfile import JSONC_FILES, atomic_write, read_json, render_json, write_if_changed
 from paqad.hosts.launcher import hook_command, is_our_command, write_launcher
 from paqad.index.filters import GENERATED_MARKER
 
@@ -64,7 +64,7 @@ def handler_for(host: Host, command: str, budget_ms: int) -> dict[str, Any]:
 def _section(data: dict[str, Any], key: str, kind: type, path: Path, where: str) -> Any:
     value = data.get(key)
     if value is not None and not isinstance(value, kind):
-        raise PaqadError(f"{path}: {where} is not a JSON {'object' if kind is dict else 'array'}; fix it and retry")
+        raise UserFileError(f"{path}: {where} is not a JSON {'object' if kind is dict else 'array'}; fix it and retry")
     return value
 
 
@@ -153,7 +153,7 @@ def install(host: Host, project_root: Path, budget_ms: int) -> tuple[Path, bool]
     the wrong type.
     """
     path = project_root / host.settings_path
-    doc = read_json(path)
+    doc = read_json(path, comments=host.settings_path in JSONC_FILES)
     data = doc.data
     handler = handler_for(host, hook_command(host), budget_ms)
     hooks = _section(data, "hooks", dict, path, '"hooks"')
@@ -166,7 +166,7 @@ def install(host: Host, project_root: Path, budget_ms: int) -> tuple[Path, bool]
         entries = hooks[host.event] = []
     if not _place(host, entries, handler):
         entries.append({"hooks": [handler]} if host.nested else handler)
-    text = dump_json(data, doc.indent, doc.trailing_newline)
+    text = render_json(doc, data, path)
     if text == doc.text:
         return path, False
     atomic_write(path, text)
@@ -182,16 +182,16 @@ def uninstall(host: Host, project_root: Path) -> tuple[Path, bool]:
     path = project_root / host.settings_path
     if not path.exists():
         return path, False
-    doc = read_json(path)
+    doc = read_json(path, comments=host.settings_path in JSONC_FILES)
     if not _remove_ours(host, doc.data):
         return path, False
     leftover = dict(doc.data)
     if host.versioned and leftover.get("version") == 1 and "hooks" not in leftover:
         leftover.pop("version")
-    if not leftover:
+    if not leftover and not doc.has_comments:  # a file with the user's comments in it stays
         _remove_file(path, project_root)
         return path, True
-    atomic_write(path, dump_json(doc.data, doc.indent, doc.trailing_newline))
+    atomic_write(path, render_json(doc, doc.data, path))
     return path, True
 
 
@@ -219,7 +219,7 @@ def install_rule(host: Host, project_root: Path) -> tuple[Path, bool] | None:
         return None
     path = project_root / host.rule_path
     if path.exists() and not is_our_rule(path):
-        raise PaqadError(f"{path}: exists and was not written by paqad-ai; move it and retry")
+        raise UserFileError(f"{path}: exists and was not written by paqad-ai; move it and retry")
     return path, write_if_changed(path, RULE_TEXT)
 
 
@@ -335,7 +335,7 @@ def uninstall_host(host: Host, project_root: Path, *, mcp: bool = True) -> Insta
 def installed_commands(host: Host, project_root: Path) -> tuple[str, ...]:
     """The commands of our handlers in the host's file (empty when absent or unreadable)."""
     try:
-        doc = read_json(project_root / host.settings_path)
+        doc = read_json(project_root / host.settings_path, comments=host.settings_path in JSONC_FILES)
     except PaqadError:
         return ()
     return tuple(h[host.command_key] for h in our_handlers(host, doc.data))

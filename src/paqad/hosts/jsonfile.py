@@ -4,57 +4,84 @@
 it back the same way (key order kept, non-ASCII kept as is), so a file in the usual layout
 changes only where we change it and rewriting unchanged data gives the same bytes.
 :func:`atomic_write` replaces a file in one step (temp file + ``os.replace``), keeping its mode.
-:func:`load_jsonc` reads the host files that allow comments (Gemini's and Copilot's) for checks
-only; we never rewrite those with comments in them.
+:func:`load_jsonc` reads the host files that allow comments (Gemini's and Copilot's) for checks.
+A file the host reads with comments allowed (:data:`JSONC_FILES`) is read the same way
+(``read_json(path, comments=True)``), and :func:`render_json` writes it back with minimal
+edits (:mod:`paqad.hosts.jsonc_edit`), so the user's comments stay.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import UserFileError
+from paqad.atomic import write_text_atomic
+
+
+# Project files whose host reads them with // and /* */ comments allowed: Gemini CLI 0.61 reads
+# settings.json with strip-json-comments then JSON.parse (packages/cli/src/config/settings.ts),
+# and writes it back keeping them (comment-json, packages/cli/src/utils/commentJson.ts).
+JSONC_FILES = frozenset({".gemini/settings.json"})
 
 
 @dataclass(frozen=True)
 class JsonFile:
-    """A JSON object file as read: ``data``, its layout, and the original ``text`` (``None``
-    when the file did not exist)."""
+    """A JSON object file as read: ``data``, its layout, the original ``text`` (``None``
+    when the file did not exist), and whether that text holds comments (then it is written
+    back by minimal edits)."""
 
     data: dict[str, Any]
     indent: str
     trailing_newline: bool
     text: str | None
+    has_comments: bool = False
 
 
 _INDENT_RE = re.compile(r"\{[ \t]*\r?\n([ \t]+)\S")  # the top-level object's first member
 
 
-def read_json(path: Path) -> JsonFile:
+def read_json(path: Path, comments: bool = False) -> JsonFile:
     """The JSON object in ``path`` (``{}`` when missing or blank); raises ``PaqadError`` naming
-    the file when it cannot be read or is not a JSON object."""
+    the file when it cannot be read or is not a JSON object. ``comments``: the host allows
+    ``//`` and ``/* */`` comments in this file (:data:`JSONC_FILES`), so they are read as it
+    reads them."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return JsonFile({}, "  ", True, None)
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
+        raise UserFileError(f"{path}: cannot read ({exc}); fix or move the file and retry") from exc
     if not text.strip():
         return JsonFile({}, "  ", True, text)
+    stripped = strip_json_comments(text) if comments else text
     try:
-        data = json.loads(text)
+        data = json.loads(stripped)
     except json.JSONDecodeError as exc:
-        raise PaqadError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
+        raise UserFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
     if not isinstance(data, dict):
-        raise PaqadError(f"{path}: expected a JSON object at the top level; fix it and retry")
+        raise UserFileError(f"{path}: expected a JSON object at the top level; fix it and retry")
     match = _INDENT_RE.match(text.lstrip())
     indent = match.group(1) if match else "  "
-    return JsonFile(data, indent, text.endswith("\n"), text)
+    return JsonFile(data, indent, text.endswith("\n"), text, stripped != text)
+
+
+def render_json(doc: JsonFile, data: dict[str, Any], path: Path) -> str:
+    """The text to write for ``data`` in the file ``doc`` was read from: the usual layout
+    (:func:`dump_json`), or, when the file holds comments, its own text with minimal edits.
+    Raises ``PaqadError`` naming ``path`` when those edits cannot be made safely."""
+    if doc.text is None or not doc.has_comments:
+        return dump_json(data, doc.indent, doc.trailing_newline)
+    from paqad.hosts.jsonc_edit import JsoncEditError, apply
+
+    try:
+        return apply(doc.text, data, doc.indent, lambda text: json.loads(strip_json_comments(text)))
+    except JsoncEditError as exc:
+        raise JsoncEditError(f"{path}: cannot add our entry and keep the file's comments ({exc}); "
+                             "add it by hand or remove the comments, and retry") from None
 
 
 def dump_json(data: dict[str, Any], indent: str = "  ", trailing_newline: bool = True) -> str:
@@ -64,21 +91,7 @@ def dump_json(data: dict[str, Any], indent: str = "  ", trailing_newline: bool =
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` in one step, keeping the file's mode (new files: 0644)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = None
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(tmp, mode if mode is not None else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, text)  # the package's one writer (fsync, unique temp name)
 
 
 def write_if_changed(path: Path, text: str) -> bool:
@@ -90,6 +103,19 @@ def write_if_changed(path: Path, text: str) -> bool:
         pass
     atomic_write(path, text)
     return True
+
+
+def comment_end(text: str, i: int) -> int | None:
+    """Where the ``//`` or ``/* */`` comment starting at ``text[i]`` ends (the index after it; a
+    line comment ends before its newline, an unclosed one at the end of ``text``), or None when no
+    comment starts there. The one JSONC comment rule of the reader and of ``jsonc_edit``."""
+    if text.startswith("//", i):
+        end = text.find("\n", i)
+        return len(text) if end < 0 else end
+    if text.startswith("/*", i):
+        end = text.find("*/", i + 2)
+        return len(text) if end < 0 else end + 2
+    return None
 
 
 def strip_json_comments(text: str) -> str:
@@ -113,12 +139,8 @@ def strip_json_comments(text: str) -> str:
             in_string = True
             out.append(ch)
             i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
+        elif (end := comment_end(text, i)) is not None:
+            i = end
         else:
             out.append(ch)
             i += 1

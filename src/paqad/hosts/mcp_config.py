@@ -2,7 +2,7 @@
 
 | host | file | entry |
 |---|---|---|
-| Claude Code | ``.mcp.json`` | ``mcpServers.paqad`` |
+| Claude Code | ``.mcp.json`` | ``mcpServers.paqad`` with ``"alwaysLoad": true`` |
 | Cursor | ``.cursor/mcp.json`` | ``mcpServers.paqad`` |
 | Gemini CLI | ``.gemini/settings.json`` | ``mcpServers.paqad`` with ``"trust": true`` |
 | Copilot CLI | ``.github/mcp.json`` | ``mcpServers.paqad`` |
@@ -21,9 +21,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from paqad.errors import PaqadError
+from paqad.errors import PaqadError, UserFileError
 from paqad.hosts import MCP_SERVER_NAME, Host, tomltext
-from paqad.hosts.jsonfile import atomic_write, dump_json, read_json, write_if_changed
+from paqad.hosts.jsonfile import JSONC_FILES, atomic_write, read_json, render_json, write_if_changed
 from paqad.hosts.launcher import mcp_launch
 
 
@@ -38,6 +38,11 @@ def entry_for(host: Host) -> dict[str, Any]:
         entry["trust"] = True
     if host.name == "codex":
         entry["env_vars"] = CODEX_ENV_VARS
+    if host.name == "claude":
+        # Claude Code 2.1 `-p` connects MCP servers without waiting, so a server still starting
+        # (1 s idle, several on a busy machine) misses the first turn; "alwaysLoad" servers are
+        # awaited first, up to MCP_CONNECT_TIMEOUT_MS (5 s by default). Observed with 2.1.197.
+        entry["alwaysLoad"] = True
     return entry
 
 
@@ -67,7 +72,7 @@ def read_entry(host: Host, project_root: Path) -> tuple[Path, Any, str | None]:
             return path, None, f"{path}: cannot read ({exc})"
         return path, tomltext.get(data, ("mcp_servers", MCP_SERVER_NAME)), None
     try:
-        doc = read_json(path)
+        doc = read_json(path, comments=host.mcp_path in JSONC_FILES)
     except PaqadError as exc:
         return path, None, str(exc)
     servers = doc.data.get("mcpServers")
@@ -80,17 +85,17 @@ def install_entry(host: Host, project_root: Path) -> tuple[Path, bool]:
     entry = entry_for(host)
     if _toml_path(host):
         return path, _install_toml(path, entry)
-    doc = read_json(path)
+    doc = read_json(path, comments=host.mcp_path in JSONC_FILES)
     servers = doc.data.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
-        raise PaqadError(f"{path}: \"mcpServers\" is not a JSON object; fix it and retry")
+        raise UserFileError(f"{path}: \"mcpServers\" is not a JSON object; fix it and retry")
     existing = servers.get(MCP_SERVER_NAME)
     if existing is not None and not is_our_entry(existing):
-        raise PaqadError(f"{path}: an MCP server named {MCP_SERVER_NAME!r} that is not paqad-ai's is already there; rename it and retry")
+        raise UserFileError(f"{path}: an MCP server named {MCP_SERVER_NAME!r} that is not paqad-ai's is already there; rename it and retry")
     if existing is not None:
         entry = {**existing, **entry}  # keep the user's extra keys (env, timeout, ...) and their order
     servers[MCP_SERVER_NAME] = entry
-    text = dump_json(doc.data, doc.indent, doc.trailing_newline)
+    text = render_json(doc, doc.data, path)
     if text == doc.text:
         return path, False
     atomic_write(path, text)
@@ -105,9 +110,9 @@ def _install_toml(path: Path, entry: dict[str, Any]) -> bool:
     try:
         existing = tomltext.get(tomltext.loads(text), ("mcp_servers", MCP_SERVER_NAME))
     except ValueError as exc:
-        raise PaqadError(f"{path}: not valid TOML ({exc}); fix it and retry") from None
+        raise UserFileError(f"{path}: not valid TOML ({exc}); fix it and retry") from None
     if existing is not None and not is_our_entry(existing):
-        raise PaqadError(f"{path}: [mcp_servers.{MCP_SERVER_NAME}] is not paqad-ai's; rename it and retry")
+        raise UserFileError(f"{path}: [mcp_servers.{MCP_SERVER_NAME}] is not paqad-ai's; rename it and retry")
     new = tomltext.set_values(text, ("mcp_servers", MCP_SERVER_NAME), entry)
     return write_if_changed(path, new)
 
@@ -132,18 +137,18 @@ def uninstall_entry(host: Host, project_root: Path) -> tuple[Path, bool]:
         else:
             atomic_write(path, new)
         return path, True
-    doc = read_json(path)
+    doc = read_json(path, comments=host.mcp_path in JSONC_FILES)
     servers = doc.data.get("mcpServers")
     if not isinstance(servers, dict) or not is_our_entry(servers.get(MCP_SERVER_NAME)):
         return path, False
     del servers[MCP_SERVER_NAME]
     if not servers:
         del doc.data["mcpServers"]
-    if not doc.data:
+    if not doc.data and not doc.has_comments:  # a file with the user's comments in it stays
         path.unlink()
         _rmdir(path.parent, project_root)
     else:
-        atomic_write(path, dump_json(doc.data, doc.indent, doc.trailing_newline))
+        atomic_write(path, render_json(doc, doc.data, path))
     return path, True
 
 

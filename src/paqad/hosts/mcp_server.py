@@ -26,10 +26,9 @@ a one-line message, never an empty result. Nothing but MCP messages goes to stdo
 
 from __future__ import annotations
 
-import re
 import sys
 import threading
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -42,6 +41,7 @@ from paqad.errors import IndexMissingError, PaqadError
 from paqad.hosts import mcp_tools as fmt
 from paqad.hosts.mcp_tools import GrepOutput, Hit, SearchOutput, SymbolOutput, confine_path_prefix  # noqa: F401 (re-export)
 from paqad.project import ProjectPaths, index_exists
+from paqad.search.symbols import definition_pattern, defines_in_text
 
 SERVER_NAME = "paqad-ai"
 MAX_TOP_K = 50
@@ -224,7 +224,7 @@ class CodeSearch:
         with self._lock:
             store = self._get_store()
             files = [p for p in sorted(store.files()) if fmt.under_prefix(p, prefix) and globs.allows(p)]
-        matches, _, _ = fmt.grep_files(self.paths.root, files, fmt.definition_pattern(last), 200)
+        matches, _, _ = fmt.grep_files(self.paths.root, files, definition_pattern(last), 200)
         if not matches:
             return []
         with self._lock:
@@ -238,8 +238,7 @@ class CodeSearch:
             row = next((r for r in by_file.get(m.path, []) if r.start_line <= m.line <= r.end_line), None)
             if row is None:
                 continue
-            if outer and outer not in (row.symbol or "").replace("::", ".").split(".") and not re.search(
-                    rf"\b(?:class|struct|interface|trait|impl|module|object|enum)\s+{re.escape(outer)}\b", row.text):
+            if outer and outer not in (row.symbol or "").replace("::", ".").split(".") and not defines_in_text(row.text, outer):
                 continue
             found.append((row.id, wanted))
         return found
@@ -317,17 +316,9 @@ class _StrictServer(MCPServer):
             raise
 
 
-def build_server(paths: ProjectPaths, settings: Settings | None = None, *, structured: bool = True) -> tuple[MCPServer, CodeSearch]:
-    """The MCP server with its tools registered, and the :class:`CodeSearch` behind them.
-
-    ``structured``: each answer carries ``structured_content`` (and each tool an output schema)
-    next to the Markdown text. Without it the answer is the Markdown alone: the entries
-    ``hooks install --mcp`` writes use that (``paqad-ai mcp --text-only``), because Claude Code
-    2.1 and Codex 0.171 show the model the structured content (as JSON) instead of the text
-    when both are present.
-    """
-    engine = CodeSearch(paths, settings)
-    server = _StrictServer(SERVER_NAME, instructions=SERVER_INSTRUCTIONS, version=__version__)
+def _answerer(structured: bool) -> Callable[[Any, Any], CallToolResult]:
+    """``answer(call, markdown)``: runs ``call()``, turning a PaqadError or ValueError into a ToolError,
+    and wraps its result as Markdown text (plus ``structured_content`` when ``structured``)."""
 
     def answer(call: Any, markdown: Any) -> CallToolResult:
         try:
@@ -336,6 +327,13 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
             raise ToolError(str(exc)) from None
         return CallToolResult(content=[TextContent(type="text", text=markdown(data))],
                               structured_content=data.model_dump(mode="json") if structured else None)
+
+    return answer
+
+
+def _search_tools(engine: CodeSearch, answer: Callable[[Any, Any], CallToolResult]) -> tuple[Callable, Callable]:
+    """The ``search_code`` and ``find_symbol`` tools over ``engine`` (their names, parameters and
+    docstrings are what the MCP client sees)."""
 
     def search_code(
         query: Annotated[str, Field(description='what you are looking for, in words or identifiers ("where are retries configured")')],
@@ -365,6 +363,12 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
         """
         return answer(lambda: engine.find_symbol(name, top_k, path_prefix, include, exclude), fmt.symbol_markdown)
 
+    return search_code, find_symbol
+
+
+def _inspect_tools(engine: CodeSearch, answer: Callable[[Any, Any], CallToolResult]) -> tuple[Callable, Callable]:
+    """The ``grep_code`` and ``index_status`` tools over ``engine``."""
+
     def grep_code(
         pattern: Annotated[str, Field(description="the exact text to find, or a Python regular expression with regex=true")],
         regex: Annotated[bool, Field(description="treat pattern as a regular expression")] = False,
@@ -390,6 +394,23 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
         except PaqadError as exc:
             raise ToolError(str(exc)) from None
 
+    return grep_code, index_status
+
+
+def build_server(paths: ProjectPaths, settings: Settings | None = None, *, structured: bool = True) -> tuple[MCPServer, CodeSearch]:
+    """The MCP server with its tools registered, and the :class:`CodeSearch` behind them.
+
+    ``structured``: each answer carries ``structured_content`` (and each tool an output schema)
+    next to the Markdown text. Without it the answer is the Markdown alone: the entries
+    ``hooks install --mcp`` writes use that (``paqad-ai mcp --text-only``), because Claude Code
+    2.1 and Codex 0.171 show the model the structured content (as JSON) instead of the text
+    when both are present.
+    """
+    engine = CodeSearch(paths, settings)
+    server = _StrictServer(SERVER_NAME, instructions=SERVER_INSTRUCTIONS, version=__version__)
+    answer = _answerer(structured)
+    search_code, find_symbol = _search_tools(engine, answer)
+    grep_code, index_status = _inspect_tools(engine, answer)
     for fn, output, title in ((search_code, SearchOutput, "Search code"), (find_symbol, SymbolOutput, "Find a symbol's definition"),
                               (grep_code, GrepOutput, "Grep the indexed files"), (index_status, None, "Index status")):
         if output is not None:
@@ -399,12 +420,15 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
 
 
 def serve(paths: ProjectPaths, *, structured: bool = True) -> None:
-    """Run the MCP server on stdio until the client closes the connection."""
+    """Run the MCP server on stdio until the client closes the connection; a malformed
+    message gets a JSON-RPC error reply (:mod:`paqad.hosts.mcp_stdio`)."""
     import logging
+
+    from paqad.hosts import mcp_stdio
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every rejected call at INFO on stderr
     server, engine = build_server(paths, structured=structured)
     try:
-        server.run("stdio")
+        mcp_stdio.run(server)
     finally:
         engine.close()

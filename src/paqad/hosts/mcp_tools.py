@@ -195,21 +195,6 @@ def grep_markdown(out: GrepOutput) -> str:
     return "\n".join(lines) + "\n"
 
 
-_DEFINING = ("def|class|function|func|fn|interface|struct|enum|trait|type|typedef|module|record|protocol|object|"
-             "val|var|let|const|sub|procedure|macro_rules!|impl")
-
-
-def definition_pattern(name: str) -> re.Pattern[str]:
-    """A line that defines ``name`` in most languages: a defining keyword (optionally a receiver
-    or namespace) then the name (``def get``, ``func (c *Cache) Get``, ``class Foo::Bar``), or an
-    assignment of a function (``get = function``, ``get: (x) =>``)."""
-    n = re.escape(name)
-    return re.compile(
-        rf"(?:^|[\s(])(?:{_DEFINING})\s+(?:\([^)]*\)\s*)?(?:[\w$]+(?:\.|::))*{n}\b"
-        rf"|(?:^|[\s.])\b{n}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|lambda\b)"
-    )
-
-
 def compile_pattern(pattern: str, regex: bool, case_sensitive: bool) -> re.Pattern[str]:
     if not pattern:
         raise ValueError("pattern is empty")

@@ -229,8 +229,22 @@ def spawn_refresh(root: Path) -> subprocess.Popen[bytes]:
     )
 
 
-# Settings the hook itself applies (the warm process's answer does not depend on them).
-HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS"})
+# Settings the hook itself applies, or that only builds read (the warm process's answer does not
+# depend on them).
+HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS", "PAQAD_RAG_TEAM_STORE",
+                                 "PAQAD_RAG_TEAM_STORE_WRITE"})
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """What :func:`_answer` decided: the outcome to print, and what to start after it is out
+    (the refresh for ``prompt`` in ``paths``, the warm process for the next prompts)."""
+
+    outcome: HookOutcome
+    paths: ProjectPaths | None = None
+    refresh: bool = False
+    prompt: str = ""
+    start_warm: bool = False
 
 
 def run_prompt_hook(
@@ -244,12 +258,26 @@ def run_prompt_hook(
     """Do the hook's work for one prompt and return what to print; never raises.
 
     ``started`` is the ``time.monotonic()`` value the budget counts from (default: now minus
-    :func:`process_age_seconds`). ``spawn=False`` skips starting the background refresh.
+    :func:`process_age_seconds`). ``spawn=False`` skips starting the background refresh. The
+    answer is decided by :func:`_answer` (no process started there); this is the one place that
+    starts the refresh (after the search, so the two do not compete for the CPU within the
+    budget) and the warm process.
     """
     if started is None:
         started = time.monotonic() - process_age_seconds()
-    nothing = render_output(host, None)
-    payload = parse_hook_input(raw_input)
+    answer = _answer(host, parse_hook_input(raw_input), project_root, started, spawn)
+    if answer.refresh and answer.paths is not None:
+        _start_refresh(answer.paths, host, answer.prompt, spawn)
+    if answer.start_warm and answer.paths is not None:
+        from paqad.hosts import warm
+
+        warm.start(answer.paths)  # for the next prompts; after this one's answer, not competing with it
+    return answer.outcome
+
+
+def _load(host: Host, payload: HookInput, project_root: Path | None):
+    """``(paths, settings)`` of the project the prompt is about, or ``(paths or None, None)``
+    after logging why they cannot be loaded."""
     paths: ProjectPaths | None = None
     try:
         root = project_root or find_project_root(_start_dir(host, payload))
@@ -258,19 +286,29 @@ def run_prompt_hook(
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # unknown keys: `rag status` reports them, not the hook
-            settings = load_settings(paths)
+            return paths, load_settings(paths)
     except Exception as exc:  # noqa: BLE001 - a hook must never fail the prompt
         log_problem(paths, host.name, "cannot load settings", exc)
-        return HookOutcome(nothing, False, None, "error")
+        return paths, None
+
+
+def _answer(host: Host, payload: HookInput, project_root: Path | None, started: float, spawn: bool) -> _Answer:
+    """The answer for one prompt and what to start after it; records the prompt, starts nothing."""
+    nothing = render_output(host, None)
+    paths, settings = _load(host, payload, project_root)
+    if settings is None:
+        return _Answer(HookOutcome(nothing, False, None, "error"))
     if not settings.rag_enabled:
-        return HookOutcome(nothing, False, None, "off")
+        return _Answer(HookOutcome(nothing, False, None, "off"))
     if payload.malformed:
         log_problem(paths, host.name, "stdin is not a JSON object; prompt not recorded")
     prompt = payload.prompt
-    if not prompt or not prompt.strip():
-        _start_refresh(paths, host, "", spawn)  # still worth it: changed files are a query too
-        return HookOutcome(nothing, False, None, "no prompt")
+    if prompt:
+        from paqad.deliver.query import bounded_prompt
 
+        prompt = bounded_prompt(prompt)  # a pasted log: its question and telling lines, searched in budget
+    if not prompt or not prompt.strip():  # a refresh is still worth it: changed files are a query too
+        return _Answer(HookOutcome(nothing, False, None, "no prompt"), paths, True, "")
     deadline = started + settings.rag_hook_budget_ms / 1000.0 - OUTPUT_MARGIN_SECONDS
     try:
         from paqad.deliver.query import record_prompt
@@ -278,16 +316,11 @@ def run_prompt_hook(
         record_prompt(paths, prompt, host=host.name)
     except Exception as exc:  # noqa: BLE001
         log_problem(paths, host.name, "cannot record the prompt", exc, secret=prompt)
-    # The refresh starts after the search so the two do not compete for the CPU within the
-    # budget; it re-runs the search for the recorded prompt and rewrites session-context.md.
-    if not host.adds_context:
-        _start_refresh(paths, host, prompt, spawn)
-        return HookOutcome(nothing, False, None, "host cannot add context")
-
+    if not host.adds_context:  # the refresh re-runs the search for the recorded prompt
+        return _Answer(HookOutcome(nothing, False, None, "host cannot add context"), paths, True, prompt)
     if not index_exists(paths):
         # Nothing to search and nothing for a refresh to sync: skip importing the search stack.
-        return HookOutcome(nothing, False, None, "no index")
-
+        return _Answer(HookOutcome(nothing, False, None, "no index"))
     start_warm = False
     # The warm process reads its settings from the files, not from this process's environment: a
     # PAQAD_RAG_* variable set for this prompt is honoured by answering here instead.
@@ -300,11 +333,17 @@ def run_prompt_hook(
         except warm.Miss as miss:
             start_warm = spawn and miss.absent
         else:
-            _start_refresh(paths, host, prompt, spawn)
-            if not section:
-                return HookOutcome(nothing, False, None, "no section", "warm")
-            return HookOutcome(render_output(host, section), True, None, "", "warm")
+            outcome = (HookOutcome(render_output(host, section), True, None, "", "warm") if section
+                       else HookOutcome(nothing, False, None, "no section", "warm"))
+            return _Answer(outcome, paths, True, prompt)
+    outcome = _search_here(host, paths, settings, prompt, started, deadline)
+    return _Answer(outcome, paths, True, prompt, start_warm)
 
+
+def _search_here(host: Host, paths: ProjectPaths, settings, prompt: str, started: float, deadline: float) -> HookOutcome:
+    """Search in this process, in a thread abandoned at ``deadline``: the hybrid section, else the
+    keyword one if it was ready, else nothing (and the reason logged)."""
+    nothing = render_output(host, None)
     result: dict[str, Any] = {}
 
     def search() -> None:
@@ -324,9 +363,6 @@ def run_prompt_hook(
     worker = threading.Thread(target=search, name="paqad-hook-search", daemon=True)
     worker.start()
     worker.join(max(0.0, deadline - time.monotonic()))
-    _start_refresh(paths, host, prompt, spawn)
-    if start_warm:
-        warm.start(paths)  # for the next prompts; after this one's answer, not competing with it
     section = result.get("section")
     if worker.is_alive():
         if section:  # the keyword answer made it; the hybrid one did not

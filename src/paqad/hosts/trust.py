@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from paqad.errors import PaqadError
+from paqad.errors import UsageError, UserFileError
 from paqad.hosts import Host, codex
 from paqad.hosts.checks import copilot_home, copilot_trusted, gemini_folder_trust, gemini_trusted_folders_path
 from paqad.hosts.jsonfile import atomic_write, dump_json, load_jsonc, read_json, strip_json_comments
@@ -53,14 +53,14 @@ def plan(host: Host, root: Path) -> TrustPlan:
         return _plan_gemini(host, root)
     if host.name == "copilot":
         return _plan_copilot(host, root)
-    raise PaqadError(f"--host {host.name}: nothing to trust (use one of: {', '.join(TRUSTABLE)})")
+    raise UsageError(f"--host {host.name}: nothing to trust (use one of: {', '.join(TRUSTABLE)})")
 
 
 def _plan_codex(host: Host, root: Path) -> TrustPlan:
     hooks_json = root / host.settings_path
     hooks = codex.our_hooks(hooks_json, read_json(hooks_json).data, host.event, is_our_command)
     if not hooks:
-        raise PaqadError(f"no paqad-ai hook in {host.settings_path}; run `paqad-ai hooks install --host codex` first")
+        raise UsageError(f"no paqad-ai hook in {host.settings_path}; run `paqad-ai hooks install --host codex` first")
     cfg = codex.config_path()
     try:
         text = cfg.read_text(encoding="utf-8")
@@ -80,14 +80,14 @@ def _plan_gemini(host: Host, root: Path) -> TrustPlan:
     path = gemini_trusted_folders_path()
     data, problem = load_jsonc(path)
     if problem:
-        raise PaqadError(f"{problem}; fix it and retry")
+        raise UserFileError(f"{problem}; fix it and retry")
     rules = dict(data or {})
     trusted, _ = gemini_folder_trust(root, rules)
     if trusted and rules.get(str(root)) in (None, "TRUST_FOLDER"):
         return TrustPlan(host, path, f"{path} already trusts {root}", None)
     raw = path.read_text(encoding="utf-8") if path.exists() else ""
     if raw and strip_json_comments(raw) != raw:
-        raise PaqadError(f"{path} has comments, which a rewrite would lose; add \"{root}\": \"TRUST_FOLDER\" to it yourself")
+        raise UserFileError(f"{path} has comments, which a rewrite would lose; add \"{root}\": \"TRUST_FOLDER\" to it yourself")
     rules[str(root)] = "TRUST_FOLDER"
     return TrustPlan(host, path, f'in {path}: "{root}": "TRUST_FOLDER" (Gemini CLI then loads .gemini/settings.json there, '
                      "hooks and MCP servers included)", dump_json(rules))
@@ -104,13 +104,13 @@ def _plan_copilot(host: Host, root: Path) -> TrustPlan:
         header_lines.append(body_lines.pop(0))
     body = "".join(body_lines)
     if strip_json_comments(body) != body:
-        raise PaqadError(f"{path} has comments inside, which a rewrite would lose; add \"{root}\" to its trustedFolders yourself")
+        raise UserFileError(f"{path} has comments inside, which a rewrite would lose; add \"{root}\" to its trustedFolders yourself")
     try:
         data = json.loads(body) if body.strip() else {}
     except json.JSONDecodeError as exc:
-        raise PaqadError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
+        raise UserFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix it and retry") from None
     if not isinstance(data, dict) or not isinstance(data.get("trustedFolders", []), list):
-        raise PaqadError(f"{path}: expected an object with a trustedFolders list; fix it and retry")
+        raise UserFileError(f"{path}: expected an object with a trustedFolders list; fix it and retry")
     data["trustedFolders"] = [*data.get("trustedFolders", []), str(root)]
     return TrustPlan(host, path, f"in {path}: add {root} to trustedFolders (Copilot CLI then loads the repository's hooks and "
                      "MCP servers there)", "".join(header_lines) + dump_json(data))

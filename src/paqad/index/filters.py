@@ -30,7 +30,7 @@ import pathspec
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from paqad.config import BINARY_SNIFF_BYTES, MIN_NON_WHITESPACE_CHARS
-from paqad.errors import PaqadError
+from paqad.errors import UserFileError
 from paqad.index.stacks import suffix
 
 GENERATED_MARKER = "<!-- paqad-ai:generated -->"
@@ -82,8 +82,8 @@ class FilterDecision:
 
     ``path`` is project-relative with ``/`` (a pruned folder ends with ``/``); ``reason`` is
     ``None`` when eligible, else ``"layer:rule"`` (e.g. ``"ignore:gitignore"``). ``size``
-    (bytes) and ``mtime_ns`` (nanoseconds, ``os.stat`` ``st_mtime_ns``) are set for eligible
-    files, 0 otherwise.
+    (bytes), ``mtime_ns`` and ``ctime_ns`` (nanoseconds, ``os.stat``) and ``inode`` are set for
+    eligible files, 0 otherwise.
     """
 
     path: str
@@ -91,6 +91,8 @@ class FilterDecision:
     reason: str | None
     size: int = 0
     mtime_ns: int = 0
+    ctime_ns: int = 0
+    inode: int = 0
 
 
 # --- Layer 1: file type ------------------------------------------------------------------------
@@ -354,7 +356,7 @@ def load_rag_ignore(path: Path) -> RagIgnore:
     except FileNotFoundError:
         return RagIgnore()
     except (OSError, UnicodeDecodeError) as exc:
-        raise PaqadError(f"{path}: cannot read ({exc}); fix or delete the file") from exc
+        raise UserFileError(f"{path}: cannot read ({exc}); fix or delete the file") from exc
     import yaml  # only projects with this file pay for the import
 
     try:
@@ -362,28 +364,28 @@ def load_rag_ignore(path: Path) -> RagIgnore:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
-        raise PaqadError(
+        raise UserFileError(
             f"{path}:{where} is not valid YAML; fix it (expected `exclude:`/`include:` glob lists)"
         ) from exc
     if data is None:
         return RagIgnore()
     if not isinstance(data, dict):
-        raise PaqadError(f"{path}: expected a mapping with `exclude:` and/or `include:` lists of globs")
+        raise UserFileError(f"{path}: expected a mapping with `exclude:` and/or `include:` lists of globs")
     unknown = sorted(str(k) for k in data if k not in ("exclude", "include"))
     if unknown:
-        raise PaqadError(f"{path}: unknown key(s) {', '.join(unknown)}; allowed: exclude, include")
+        raise UserFileError(f"{path}: unknown key(s) {', '.join(unknown)}; allowed: exclude, include")
     lists: dict[str, tuple[str, ...]] = {}
     for key in ("exclude", "include"):
         value = data.get(key) or []
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise PaqadError(f"{path}: `{key}:` must be a list of glob strings")
+            raise UserFileError(f"{path}: `{key}:` must be a list of glob strings")
         for glob in value:
             try:  # compile now: a bad glob is the user's to fix, named, not a traceback later
                 pathspec.GitIgnoreSpec.from_lines([glob]).match_file("probe/file")
             except (re.error, ValueError, TypeError) as exc:
-                raise PaqadError(f"{path}: `{key}:` glob {glob!r} is not valid ({exc}); fix or remove it") from None
+                raise UserFileError(f"{path}: `{key}:` glob {glob!r} is not valid ({exc}); fix or remove it") from None
         lists[key] = tuple(value)
     return RagIgnore(exclude=lists["exclude"], include=lists["include"])
 

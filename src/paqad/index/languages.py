@@ -13,8 +13,11 @@ case-insensitively.
 from __future__ import annotations
 
 import re
+from enum import Enum
 from types import MappingProxyType
 from typing import Mapping
+
+from paqad.index.grammar_files import grammar_files
 
 # Language name -> file extensions (lower case, with the dot). Each extension appears once.
 LANGUAGES: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -81,7 +84,8 @@ FILENAMES: Mapping[str, str] = MappingProxyType(
     }
 )
 
-# Languages parsed with a tree-sitter grammar (the official per-language wheels).
+# Languages parsed with a tree-sitter grammar (the official per-language wheels; the data-file
+# languages are added below).
 SOURCE_LANGUAGES: frozenset[str] = frozenset(
     {
         "python",
@@ -103,6 +107,22 @@ SOURCE_LANGUAGES: frozenset[str] = frozenset(
         "lua",
     }
 )
+
+# Languages of the long tail: one data file each (chunking/queries/<language>.scm, parsed with
+# a grammar of tree-sitter-language-pack). Their extensions and file names join the tables above
+# and they are source languages; a data file never takes over a name the tables already hold.
+_DATA_FILES = grammar_files()
+LANGUAGES = MappingProxyType(
+    {**LANGUAGES, **{
+        lang: tuple(ext for ext in data.extensions if not any(ext in exts for exts in LANGUAGES.values()))
+        for lang, data in _DATA_FILES.items() if lang not in LANGUAGES
+    }}
+)  # fmt: skip
+FILENAMES = MappingProxyType(
+    {**{name: lang for lang, data in _DATA_FILES.items() for name in data.filenames}, **FILENAMES}
+)
+DATA_FILE_LANGUAGES: frozenset[str] = frozenset(_DATA_FILES) - SOURCE_LANGUAGES
+SOURCE_LANGUAGES = SOURCE_LANGUAGES | DATA_FILE_LANGUAGES
 
 _BY_EXTENSION: dict[str, str] = {ext: lang for lang, exts in LANGUAGES.items() for ext in exts}
 _BY_LOWER_NAME: dict[str, str] = {name.lower(): lang for name, lang in FILENAMES.items()}
@@ -157,3 +177,26 @@ def language_for_shebang(first_line: str) -> str | None:
         return None
     match = _INTERPRETER_NAME.match(words[0].rsplit("/", 1)[-1])
     return _SHEBANG_INTERPRETERS.get(match.group(0)) if match else None
+
+
+class Chunking(str, Enum):
+    """How a language's files are cut (what ``rag status`` prints per language)."""
+
+    GRAMMAR = "grammar"  # a tree-sitter grammar wheel of its own
+    LANGUAGE_PACK = "grammar (language pack)"  # a data file + tree-sitter-language-pack
+    HEADINGS = "headings"
+    KEYS = "top-level keys"
+    PARAGRAPHS = "paragraphs (no grammar)"
+
+
+def chunking_for(language: str) -> Chunking:
+    """How files of ``language`` (a name from :func:`language_for_path`) are cut; never raises."""
+    if language in DATA_FILE_LANGUAGES:
+        return Chunking.LANGUAGE_PACK
+    if language in SOURCE_LANGUAGES:
+        return Chunking.GRAMMAR
+    if language == "markdown":
+        return Chunking.HEADINGS
+    if language in ("yaml", "json", "toml"):
+        return Chunking.KEYS
+    return Chunking.PARAGRAPHS

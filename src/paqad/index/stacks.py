@@ -15,6 +15,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paqad.index.grammar_files import grammar_files
+
 
 @dataclass(frozen=True)
 class StackPack:
@@ -90,13 +92,28 @@ CPP = _pack(
 SWIFT = _pack("swift", ".swift", ".build .swiftpm DerivedData Pods Carthage", "Package.swift Podfile")
 SCALA = _pack("scala", ".scala .sc", "target .bloop .metals .bsp", "build.sbt")
 LUA = _pack("lua", ".lua", "lua_modules .luarocks", "*.rockspec")
-DART = _pack("dart", ".dart", ".dart_tool", "pubspec.yaml")
-ELIXIR = _pack("elixir", ".ex .exs", "_build deps .elixir_ls", "mix.exs")
 SHELL = _pack("shell", ".sh .bash .zsh")
+
+
+def _data_file_packs() -> tuple[StackPack, ...]:
+    """One pack per language data file (chunking/queries/*.scm) that names manifests: the long
+    tail (Elixir's ``mix.exs``, Dart's ``pubspec.yaml``, Haskell's ``*.cabal``, ...)."""
+    return tuple(
+        StackPack(
+            name=data.language,
+            extensions=frozenset(data.extensions),
+            excluded_dirs=frozenset(data.excluded_dirs),
+            manifests=data.manifests,
+            filenames=frozenset(data.filenames),
+        )
+        for data in grammar_files().values()
+        if data.manifests
+    )
+
 
 STACK_PACKS: tuple[StackPack, ...] = (
     PYTHON, JAVASCRIPT, TYPESCRIPT, GO, RUST, JAVA, KOTLIN, RUBY, PHP, CSHARP, CPP, SWIFT,
-    SCALA, LUA, DART, ELIXIR,
+    SCALA, LUA, *_data_file_packs(),
 )  # fmt: skip
 """Packs detected from manifests (or, with no manifest, extensions). SHELL is always added."""
 

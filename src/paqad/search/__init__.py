@@ -85,23 +85,10 @@ def search(
     store = store or store_mod.open_store(paths, readonly=True)
     try:
         use_dense = options.dense
-        meta = store.meta()
-        embedded, chunks = store.coverage(meta)
+        embedded, chunks = store.coverage(meta := store.meta())
         coverage = embedded / chunks if chunks else 1.0
-        if use_dense and embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
-            embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
-                                        f"({int(coverage * 100)}% so far, embedding continues); keyword search only")
-        changed = embedding_changes(meta, settings) if use_dense else []
-        if changed:  # settings changed since the build: say it in the user's terms, not fingerprints
-            if deadline is None and embedder is not None:
-                raise IndexStaleError(changed)
-            embedder, degraded = None, f"index is stale ({'; '.join(changed)}); run `paqad-ai rag rebuild`; keyword search only"
-        if use_dense and embedder is not None and deadline is None:
-            if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:
-                raise IndexStaleError([f"index was built with {meta.get('model')} ({meta.get('fingerprint')}), "
-                                       f"not {embedder.model_id}"])
-        if use_dense and embedder is None:
-            degraded = degraded or NO_EMBEDDER
+        if use_dense:
+            embedder, degraded = _dense_embedder(paths, settings, meta, coverage, embedder, degraded, deadline)
         model = embedder if use_dense else None
         try:
             pools = gather(store, model, query, path_prefix=path_prefix, long_prompts=options.long_prompts,
@@ -124,3 +111,35 @@ def search(
     finally:
         if own:
             store.close()
+
+
+def _who_embeds(paths: ProjectPaths) -> str:
+    """Who finishes the embedding of an index short of vectors: the writer holding the lock now,
+    else the next refresh or init (issue 20 item 11: a stopped build is not "continuing")."""
+    writer = store_mod.current_writer(paths)
+    if writer is not None:
+        return f"embedding continues in process {writer['pid']}"
+    return ("no process is embedding now: the next `paqad-ai rag refresh-context` (the prompt hook starts one on "
+            "every prompt) or `paqad-ai rag init` finishes it")
+
+
+def _dense_embedder(paths: ProjectPaths, settings: Settings, meta: dict, coverage: float, embedder: Embedder | None,
+                    degraded: str | None, deadline: float | None) -> tuple[Embedder | None, str | None]:
+    """The embedder the dense side may use on this index, and the degraded line when none: too
+    few chunks with vectors, settings changed since the build, or no embedder given. Raises
+    IndexStaleError (without a deadline) for an embedder the index was not built with."""
+    if embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
+        embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
+                                    f"({int(coverage * 100)}% so far; {_who_embeds(paths)}); keyword search only")
+    changed = embedding_changes(meta, settings)
+    if changed:  # settings changed since the build: say it in the user's terms, not fingerprints
+        if deadline is None and embedder is not None:
+            raise IndexStaleError(changed)
+        embedder, degraded = None, f"index is stale ({'; '.join(changed)}); run `paqad-ai rag rebuild`; keyword search only"
+    if embedder is not None and deadline is None:
+        if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:
+            raise IndexStaleError([f"index was built with {meta.get('model')} ({meta.get('fingerprint')}), "
+                                   f"not {embedder.model_id}"])
+    if embedder is None:
+        degraded = degraded or NO_EMBEDDER
+    return embedder, degraded

@@ -179,6 +179,43 @@ MAX_TOKEN_CHARS = 256  # longer runs without whitespace (base64, minified code, 
 _LONG_TOKEN = re.compile(r"\S{%d,}" % (MAX_TOKEN_CHARS + 1))
 
 
+def _frame_identifiers(frames: list[Frame], identifiers: dict[str, Identifier]) -> None:
+    """Add the functions traceback frames name (even when they look like words: ``parse``)."""
+    for frame in frames:
+        if frame.function:
+            name = frame.function.replace("<", "").replace(">", "").strip(".")
+            parts = _split(name)
+            if parts and _is_identifier(name) or parts and len(parts[-1]) > 2:
+                identifiers.setdefault(name, Identifier(name, parts[-2:] if len(parts) > 1 else parts, True))
+
+
+def _query_paths(text: str, frames: list[Frame]) -> dict[str, None]:
+    """File paths the query names, in order: written paths, then traceback frames' files."""
+    paths: dict[str, None] = {}
+    for m in _PATH.finditer(text):
+        paths.setdefault(m.group(1).lstrip("./"), None)
+    for frame in frames:
+        paths.setdefault(frame.path.replace("\\", "/").lstrip("./"), None)
+    return paths
+
+
+def _embedded_identifiers(text: str, identifiers: dict[str, Identifier]) -> None:
+    """Add identifier-shaped tokens (or anything in backticks) of a prose query, outside paths."""
+    path_spans = [m.span(1) for m in _PATH.finditer(text)]
+    for m in _CANDIDATE.finditer(text):
+        token = m.group(0)
+        if any(a <= m.start() < b for a, b in path_spans):
+            continue  # a file name is not an identifier
+        backticked = token.startswith("`")
+        core = token.strip("`").strip().removesuffix("()")
+        if not core or not re.fullmatch(r"[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*", core):
+            continue
+        if backticked or _is_identifier(token):
+            identifiers.setdefault(core, Identifier(core, _split(core), embedded=True))
+        if len(identifiers) >= MAX_IDENTIFIERS:
+            break
+
+
 @lru_cache(maxsize=256)
 def analyze(query: str) -> QueryInfo:
     """Read a query (see the module docstring). Never raises.
@@ -193,32 +230,10 @@ def analyze(query: str) -> QueryInfo:
     if single is not None:
         identifiers[single.text] = single
     frames = _frames(text)
-    for frame in frames:
-        if frame.function:
-            name = frame.function.replace("<", "").replace(">", "").strip(".")
-            parts = _split(name)
-            if parts and _is_identifier(name) or parts and len(parts[-1]) > 2:
-                # frames name functions even when they look like words (`parse`)
-                identifiers.setdefault(name, Identifier(name, parts[-2:] if len(parts) > 1 else parts, True))
-    paths: dict[str, None] = {}
-    for m in _PATH.finditer(text):
-        paths.setdefault(m.group(1).lstrip("./"), None)
-    for frame in frames:
-        paths.setdefault(frame.path.replace("\\", "/").lstrip("./"), None)
-    path_spans = [m.span(1) for m in _PATH.finditer(text)]
+    _frame_identifiers(frames, identifiers)
+    paths = _query_paths(text, frames)
     if single is None:
-        for m in _CANDIDATE.finditer(text):
-            token = m.group(0)
-            if any(a <= m.start() < b for a, b in path_spans):
-                continue  # a file name is not an identifier
-            backticked = token.startswith("`")
-            core = token.strip("`").strip().removesuffix("()")
-            if not core or not re.fullmatch(r"[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*", core):
-                continue
-            if backticked or _is_identifier(token):
-                identifiers.setdefault(core, Identifier(core, _split(core), embedded=True))
-            if len(identifiers) >= MAX_IDENTIFIERS:
-                break
+        _embedded_identifiers(text, identifiers)
     words = tuple(dict.fromkeys(
         w.lower() for w in _WORD.findall(_prose_of(text)) if len(w) > 2 and w.lower() not in STOPWORDS
     ))

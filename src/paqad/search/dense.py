@@ -15,7 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as Futur
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from paqad.errors import IndexStaleError, PaqadError
+from paqad.errors import IndexStaleError, IndexVersionError
 
 if TYPE_CHECKING:  # numpy is imported on the dense side only: keyword search never waits for it
     import numpy as np
@@ -128,7 +128,7 @@ def finish_dense(store: "store_mod.IndexStore", job: Future | None, pool: int, a
     if not len(ids):
         return DenseSide()
     if len(q) != mat.shape[1]:
-        raise PaqadError(f"{store.paths.index_db}: index vectors are {mat.shape[1]}-d, the model gives {len(q)}; run `paqad-ai rag rebuild`")
+        raise IndexVersionError(f"{store.paths.index_db}: index vectors are {mat.shape[1]}-d, the model gives {len(q)}; run `paqad-ai rag rebuild`")
     ranking, sims = dense_ranking(ids, mat, q, pool, scales)
     return DenseSide(ranking, ids, sims)
 

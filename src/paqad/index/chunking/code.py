@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 import threading
 import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
 from paqad.index.chunking.grammars import (
-    ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES, GRAMMARS, NAME_NODE_TYPES, WHITESPACE,
+    ATTACHED, C_NAME_TYPES, CONTAINER_CAPTURES, FIXED_NAMES, FUNCTION_CAPTURES, FUNCTION_VALUES, GRAMMAR_TYPES,
+    NAME_NODE_TYPES, WHITESPACE,
 )
+from paqad.index.chunking.grammar_load import definition_query, file_grammar, node_key, ts_language
 from paqad.index.chunking.packing import Fallback, Lines, Span, clip, line_atoms, pack, paragraph_atoms
+from paqad.index.grammar_files import grammar_files
 
 # Files bigger than this (bytes of UTF-8) are not parsed: line windows.
 MAX_PARSE_BYTES = 2_000_000
@@ -23,14 +24,6 @@ MAX_PARSE_BYTES = 2_000_000
 PARSE_TIMEOUT_SECONDS = 5.0
 # Deepest syntax-tree descent while cutting; deeper files fall back to line windows.
 MAX_DEPTH = 200
-
-@lru_cache(maxsize=None)
-def _ts_language(language: str) -> Any:
-    from tree_sitter import Language
-
-    module_name, function_name = GRAMMARS[language]
-    return Language(getattr(importlib.import_module(module_name), function_name)())
-
 
 _local = threading.local()
 
@@ -42,7 +35,7 @@ def _parser(language: str) -> Any:
     parsers = _local.__dict__.setdefault("parsers", {})
     parser = parsers.get(language)
     if parser is None:
-        parser = parsers[language] = Parser(_ts_language(language))
+        parser = parsers[language] = Parser(ts_language(language))
     return parser
 
 
@@ -96,7 +89,12 @@ class CodeCutter:
 
     def __init__(self, language: str, text: str, lines: Lines, budget: int) -> None:
         self.language = language
-        self.types = GRAMMAR_TYPES[language]
+        self.types = GRAMMAR_TYPES.get(language) or file_grammar(language)
+        self.attached = ATTACHED
+        # Data-file languages: definition node key -> (base kind, name nodes), from the query.
+        self._tagged: dict[tuple[int, int, str], tuple[str, list]] | None = None
+        if language not in GRAMMAR_TYPES:
+            self.attached = ATTACHED | frozenset(grammar_files()[language].attached)
         self.lines = lines
         self.budget = budget
         try:
@@ -109,7 +107,26 @@ class CodeCutter:
     # -- entry ------------------------------------------------------------------------------
     def spans(self) -> list[Span]:
         tree = _parse(self.language, self.data)
+        if self.language not in GRAMMAR_TYPES:
+            self._tagged = self._tag(tree.root_node)
         return self._level(tree.root_node.children, None, None, 0)
+
+    def _tag(self, root: Any) -> dict[tuple[int, int, str], tuple[str, list]]:
+        """Definitions found by the language's query: the first pattern to match a node wins."""
+        from tree_sitter import QueryCursor
+
+        tagged: dict[tuple[int, int, str], tuple[int, str, list]] = {}
+        for pattern, captures in QueryCursor(definition_query(self.language)).matches(root):
+            names = sorted(captures.get("name", []), key=lambda n: n.start_byte)
+            for capture, nodes in captures.items():
+                base = "function" if capture in FUNCTION_CAPTURES else "class" if capture in CONTAINER_CAPTURES else None
+                if base is None or not names:
+                    continue
+                for node in nodes:
+                    key = node_key(node)
+                    if key not in tagged or tagged[key][0] > pattern:
+                        tagged[key] = (pattern, base, names)
+        return {key: (base, names) for key, (_, base, names) in tagged.items()}
 
     # -- rows -------------------------------------------------------------------------------
     def _row(self, offset: int) -> int:
@@ -201,7 +218,7 @@ class CodeCutter:
                         and self.lines.lines[candidate.lo].lstrip().startswith("/**")
                     ):
                         break
-                    if not all("comment" in n.type or n.type in ATTACHED for n in candidate.nodes):
+                    if not all("comment" in n.type or n.type in self.attached for n in candidate.nodes):
                         break
                     first -= 1
                     next_lo = candidate.lo
@@ -334,6 +351,8 @@ class CodeCutter:
         """The definition ``node`` is (possibly through wrappers), or None for a statement."""
         if not node.is_named:  # keywords such as `class` share names with node types
             return None
+        if self._tagged is not None:
+            return self._tagged_definition(node, scope)
         types = self.types
         chain = [node]
         inner = node
@@ -373,7 +392,23 @@ class CodeCutter:
         else:
             return None
 
-        name = self._name_text(inner, name_node)
+        return self._labelled(inner, chain, base, self._name_text(inner, name_node), name_node, scope)
+
+    def _tagged_definition(self, node: Any, scope: str | None) -> _Definition | None:
+        """The definition ``node`` is by the language's query (data-file languages)."""
+        assert self._tagged is not None
+        tag = self._tagged.get(node_key(node))
+        if tag is None:
+            return None
+        base, names = tag
+        parts = [_clean_name(self._text(name)) for name in names]
+        name = ".".join(part for part in parts if part) or None
+        return self._labelled(node, [node], base, name, names[0], scope)
+
+    def _labelled(
+        self, inner: Any, chain: list, base: str, name: str | None, name_node: Any, scope: str | None
+    ) -> _Definition | None:
+        """The definition of ``inner`` named ``name`` in ``scope``: symbol, kind, signature, rows."""
         if name is None:
             return None
         symbol = f"{scope}.{name}" if scope else name

@@ -169,6 +169,12 @@ GRAMMAR_TYPES: dict[str, Grammar] = {
     "lua": _g(functions=["function_declaration"]),
 }
 
+# Captures of a data file's query (chunking/queries/*.scm; the names aider's tags.scm files use).
+FUNCTION_CAPTURES = frozenset({"definition.function", "definition.method", "definition.macro"})
+CONTAINER_CAPTURES = frozenset(
+    {"definition.class", "definition.module", "definition.interface", "definition.type", "definition.impl"}
+)
+
 # Names for definitions that have no name node of their own.
 FIXED_NAMES = {
     "init_declaration": "init",

@@ -1,0 +1,10 @@
+; grammar: erlang
+; extensions: .erl .hrl .escript
+; manifests: rebar.config erlang.mk
+; excluded_dirs: _build ebin .rebar3 deps
+; attached: spec
+; Definitions of Erlang: one function (all its clauses), records, types, macros.
+(fun_decl . (function_clause name: (atom) @name)) @definition.function
+(record_decl name: (atom) @name) @definition.type
+(type_alias name: (type_name name: (atom) @name)) @definition.type
+(pp_define lhs: (macro_lhs name: (_) @name)) @definition.macro

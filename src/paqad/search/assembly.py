@@ -1,0 +1,70 @@
+"""Result assembly, the ranking's last step: final scores become :class:`SearchResult` rows, each
+with the :class:`~paqad.search.confidence.Evidence` its confidence is computed from (DESIGN §8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paqad.search.analysis import SYMBOL
+from paqad.search.confidence import Calibration, Evidence
+from paqad.search.priors import PROSE_LANGUAGES
+from paqad.search.results import SearchResult
+from paqad.search.signals import RankingContext, in_force
+from paqad.search.signals.path_priors import prior_of
+
+if TYPE_CHECKING:
+    from paqad.search.ranking import Pools
+
+
+def _signal_evidence(context: RankingContext) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
+    """``(definition shares, prior products, path-word shares)`` of the signals in force."""
+    names = in_force(context.options)
+    defines = context.definition_shares if "definitions" in names else {}
+    priors = {cid: prior_of(f) for cid, f in context.prior_factors.items()} if "path_priors" in names else {}
+    words = context.path_word_shares if "path_words" in names else {}
+    return defines, priors, words
+
+
+def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, top_n: int,
+             calibration: Calibration | None) -> tuple[list[SearchResult], list[Evidence]]:
+    """The best ``top_n`` results of ``final`` (chunk id -> score; ties by id), one per distinct
+    text, with their evidence (same order); ``confidence`` set when a ``calibration`` is given."""
+    options, info = context.options, context.info
+    order = sorted(final, key=lambda c: (-final[c], c))
+    defines, prior, words = _signal_evidence(context)
+    dense_rank = {cid: i for i, cid in enumerate(pools.dense, start=1)}
+    lexical_rank = {cid: i for i, cid in enumerate(pools.lexical, start=1)}
+    top_cosine = max(pools.cosine.values(), default=0.0)
+    top_bm25 = max(pools.bm25.values(), default=0.0)
+    top_final = final[order[0]] if order else 1.0
+    results: list[SearchResult] = []
+    evidence: list[Evidence] = []
+    seen_texts: set[str] = set()
+    file_ranks: dict[str, int] = {}
+    for cid in order:
+        if len(results) == top_n:
+            break
+        row = context.rows[cid]
+        if row.text in seen_texts:
+            continue  # the same code again (a .d.ts twin, a bundled copy): show it once, best-ranked
+        seen_texts.add(row.text)
+        file_ranks.setdefault(row.path, len(file_ranks) + 1)
+        cosine = float(pools.cosine.get(cid, 0.0))
+        ev = Evidence(
+            cosine=cosine, top_cosine=top_cosine,
+            bm25_rel=pools.bm25.get(cid, 0.0) / top_bm25 if top_bm25 > 0 else 0.0,
+            dense_rank=dense_rank.get(cid) if options.dense else None,
+            lexical_rank=lexical_rank.get(cid) if options.lexical else None,
+            fused_rank=len(results) + 1, fused_rel=final[cid] / top_final if top_final > 0 else 0.0,
+            file_rank=file_ranks[row.path], defines=defines.get(cid, 0.0), named_file=row.path in pools.named_paths,
+            path_words=words.get(cid, 0.0), prior=prior.get(cid, 1.0), symbol_query=info.kind == SYMBOL,
+            long_prompt=info.long, prose=row.language in PROSE_LANGUAGES,
+        )
+        evidence.append(ev)
+        results.append(SearchResult(
+            path=row.path, start_line=row.start_line, end_line=row.end_line, symbol=row.symbol,
+            language=row.language, text=row.text, score=cosine,
+            fused_rank=len(results) + 1, dense_rank=dense_rank.get(cid), lexical_rank=lexical_rank.get(cid),
+            chunk_id=cid, confidence=None if calibration is None else calibration.probability(ev),
+        ))
+    return results, evidence

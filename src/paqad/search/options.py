@@ -1,0 +1,113 @@
+"""What the ranking runs with: :class:`RankingOptions` (the product's defaults) and the named
+:func:`ablations` ``bench/ranking/run.py`` and ``tune.py`` compare (DESIGN §8).
+
+An ablation is a copy of the defaults with one field changed: a signal of
+:data:`paqad.search.signals.PIPELINE` switched off by name (``off={"coherence"}``) or by its own
+switch (``priors=False``), or a weight changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from paqad.config import RRF_K
+from paqad.search.priors import PRIOR_KINDS
+from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_DECAY
+
+
+@dataclass(frozen=True)
+class RankingOptions:
+    """The rankers, fusion weights and ranking signals in force (defaults: what the product runs).
+
+    Weights multiply each pool's reciprocal-rank term (``w / (k + rank)``, k = 60). Boosts and
+    factors are relative to the fused scores; priors multiply a chunk's score (``1.0`` = off).
+    ``off``: names of :data:`paqad.search.signals.PIPELINE` left out (an ablation by name).
+    """
+
+    dense: bool = True
+    lexical: bool = True
+    # fusion weights: prose queries, symbol queries (a query that is one identifier)
+    dense_weight: float = 1.0
+    lexical_weight: float = 1.3
+    symbol_dense_weight: float = 0.6
+    symbol_lexical_weight: float = 1.4
+    kind_weights: bool = True
+    rrf_k: int = RRF_K
+    # symbols: the symbol table's definitions of the query's identifiers join as a pool, and a
+    # chunk that defines one gets `definition_boost` x the best fused score (embedded identifiers
+    # in prose get `embedded_share` of it; a bare name match of a qualified identifier
+    # `unqualified_share`; the file named like the symbol x `file_name_boost` more)
+    symbols: bool = True
+    symbol_weight: float = 1.0
+    definition_boost: float = 5.0
+    embedded_share: float = 0.5
+    long_prompt_share: float = 0.0  # and x this in a long prompt (many names, most not the answer)
+    unqualified_share: float = 0.5
+    file_name_boost: float = 1.0
+    strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
+    # files the query names (paths, traceback frames, identifiers that are file names)
+    named_files: bool = True
+    named_file_weight: float = 0.0
+    # path priors (multiplicative)
+    priors: bool = True
+    tests_prior: float = 0.1
+    examples_prior: float = 0.3
+    vendored_prior: float = 0.3
+    compat_prior: float = 0.3
+    barrel_prior: float = 0.5
+    stub_prior: float = 0.7
+    changelog_prior: float = 0.5
+    prose_prior: float = 0.5
+    data_prior: float = 0.5
+    templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
+    # prose queries: words naming the file or its folder
+    path_words: bool = True
+    path_word_boost: float = 1.0
+    symbol_word_boost: float = 0.5  # and words naming parts of the chunk's symbol
+    # per-file coherence and saturation
+    coherence: float = 0.0
+    saturation: float = 0.5
+    # the first release's signal set (paqad.search.signals.older), kept measurable
+    signals: frozenset[str] = DEFAULT_SIGNALS
+    # long prompts: BM25 over identifiers, paths and prose without frames; embedding of the head
+    long_prompts: bool = True
+    off: frozenset[str] = frozenset()
+
+    @property
+    def rankers(self) -> tuple[str, ...]:
+        return tuple(name for name, on in (("dense", self.dense), ("lexical", self.lexical)) if on)
+
+
+def ablations() -> dict[str, RankingOptions]:
+    """Named configurations for the benchmark: baselines, the previous ranking, the default, and
+    the default with each technique switched off."""
+    default = RankingOptions()
+    nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
+                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0)
+    configs = {
+        "bm25": replace(nothing_new, dense=False, signals=frozenset()),
+        "dense": replace(nothing_new, lexical=False, signals=frozenset()),
+        "rrf": replace(nothing_new, signals=frozenset()),
+        "previous": replace(nothing_new, signals=ALL_SIGNALS, saturation=DIVERSITY_DECAY),
+        "default": default,
+        "no-kind-weights": replace(default, kind_weights=False),
+        "no-symbols": replace(default, symbols=False),
+        "with-named-file-pool": replace(default, named_file_weight=0.25),  # measured, left off
+        "no-priors": replace(default, priors=False),
+        "no-path-words": replace(default, path_word_boost=0.0),
+        "no-symbol-words": replace(default, symbol_word_boost=0.0),
+        "with-coherence": replace(default, coherence=0.05),  # measured, left off
+        "no-saturation": replace(default, saturation=1.0),
+        "no-code-signal": replace(default, signals=frozenset()),
+        "no-long-prompts": replace(default, long_prompts=False),
+        "with-strict-definitions": replace(default, strict_definitions=True),
+        "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
+    }
+    for kind in PRIOR_KINDS:
+        configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
+    return configs
+
+
+def option_names() -> list[str]:
+    """Every field of :class:`RankingOptions` (for ``--set name=value`` in the benchmark)."""
+    return [f.name for f in fields(RankingOptions)]

@@ -1,0 +1,67 @@
+"""Ranking signals after fusion, one module each (DESIGN §8.4), run in the order of :data:`PIPELINE`.
+
+Every signal has one shape: ``apply(scores, context) -> scores``, where ``scores`` maps chunk id
+to score (not changed in place) and ``context`` is the query's read-only
+:class:`~paqad.search.signals.context.RankingContext`. A signal is in force when its own
+:class:`~paqad.search.options.RankingOptions` switch is on and its name is not in
+``RankingOptions.off``, so an ablation leaves one name off the list.
+
+1. ``definitions``: chunks defining an identifier the query names gain a share of the best score;
+2. ``path_priors``: tests, examples, vendored copies, shims, barrels, stubs, changelogs, prose and
+   data files multiplied down unless the query asks for them;
+3. ``path_words`` / 4. ``symbol_words``: prose words naming the file, its folder or its symbol;
+5. ``older``: the first release's factors (by default only ``code``: code over prose);
+6. ``coherence``: a file's best chunk gains from its siblings (off by default);
+7. ``saturation``: a file's later chunks discounted so one file does not fill the list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from paqad.search.priors import is_test_path
+from paqad.search.signals import coherence, definitions, older, path_priors, path_words, saturation, symbol_words
+from paqad.search.signals.context import RankingContext
+from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
+
+if TYPE_CHECKING:
+    from paqad.search.options import RankingOptions
+
+__all__ = ["ALL_SIGNALS", "DEFAULT_SIGNALS", "PIPELINE", "RankingContext", "Signal", "apply_pipeline",
+           "in_force", "is_code_like", "is_test_path"]
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One ranking signal: its ``name`` (for ``RankingOptions.off`` and reports), its ``apply``
+    function and ``switched_on``: whether the options' own fields have it on."""
+
+    name: str
+    apply: Callable[[dict[int, float], RankingContext], dict[int, float]]
+    switched_on: Callable[[RankingOptions], bool]
+
+
+PIPELINE: tuple[Signal, ...] = (
+    Signal("definitions", definitions.apply, lambda o: o.symbols),
+    Signal("path_priors", path_priors.apply, lambda o: o.priors),
+    Signal("path_words", path_words.apply, lambda o: o.path_words),
+    Signal("symbol_words", symbol_words.apply, lambda o: o.path_words),
+    Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
+    Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
+    Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
+)
+
+
+def in_force(options: RankingOptions) -> tuple[str, ...]:
+    """Names of the :data:`PIPELINE` signals ``options`` runs, in order."""
+    return tuple(s.name for s in PIPELINE if s.switched_on(options) and s.name not in options.off)
+
+
+def apply_pipeline(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Fused scores (chunk id -> score) after every signal in force, in :data:`PIPELINE` order."""
+    names = in_force(context.options)
+    for signal in PIPELINE:
+        if signal.name in names:
+            scores = signal.apply(scores, context)
+    return scores

@@ -1,0 +1,55 @@
+"""What every ranking signal may read about one query (read-only): :class:`RankingContext`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Mapping
+
+from paqad import store as store_mod
+from paqad.search.analysis import QueryInfo
+from paqad.search.symbols import DefinitionMatch
+
+if TYPE_CHECKING:
+    from paqad.search.options import RankingOptions
+
+
+@dataclass(frozen=True)
+class RankingContext:
+    """One query's inputs to the signals after fusion.
+
+    ``rows``: the fused candidates' chunks by id; ``best``: the highest fused score (the unit of
+    additive boosts); ``definitions``: symbol-table matches in force (empty with symbols off);
+    ``named_paths``: files the query names (no prior overrides them); ``exempt``: path-prior
+    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`).
+    The cached properties are computed once and read by both a signal and the result's evidence.
+    """
+
+    info: QueryInfo
+    options: RankingOptions
+    rows: Mapping[int, store_mod.ChunkRow]
+    best: float
+    definitions: tuple[DefinitionMatch, ...]
+    named_paths: frozenset[str]
+    exempt: frozenset[str]
+
+    @cached_property
+    def definition_shares(self) -> dict[int, float]:
+        """Chunk id -> how strongly it defines a query identifier, in (0, 1] (see definitions)."""
+        from paqad.search.signals.definitions import definition_shares
+
+        return definition_shares(self)
+
+    @cached_property
+    def prior_factors(self) -> dict[int, tuple[float, ...]]:
+        """Chunk id -> the path-prior factors that apply to it, in :func:`path_kinds` order."""
+        from paqad.search.signals.path_priors import prior_factors
+
+        return prior_factors(self)
+
+    @cached_property
+    def path_word_shares(self) -> dict[int, float]:
+        """Chunk id -> share of the query's words naming its file or folder (prose queries)."""
+        from paqad.search.signals.path_words import path_word_shares
+
+        return path_word_shares(self)

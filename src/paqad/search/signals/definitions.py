@@ -1,0 +1,70 @@
+"""Definitions: a chunk that defines an identifier the query names gains ``definition_boost``
+times the best fused score, scaled by how sure the match is (DESIGN §8.3).
+
+The share is 1.0 for a symbol-table match whose qualifier agrees (or a definition line of a bare
+name), ``unqualified_share`` for a bare name match of a qualified identifier, times
+``embedded_share`` for an identifier found inside prose (and ``long_prompt_share`` in a long
+prompt), times ``file_name_boost`` when the file is named like the symbol.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paqad import store as store_mod
+from paqad.search.analysis import Identifier
+from paqad.search.symbols import DefinitionMatch, defines_in_text
+
+if TYPE_CHECKING:
+    from paqad.search.signals.context import RankingContext
+
+
+def _file_key(path: str) -> str:
+    return store_mod.symbol_key(path.rsplit("/", 1)[-1].split(".", 1)[0])
+
+
+def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identifier,
+           table: list[DefinitionMatch]) -> float:
+    """How strongly ``row`` defines ``identifier`` (0.0: not at all)."""
+    options = context.options
+    if table:
+        share = 1.0 if table[0].qualified else options.unqualified_share
+    elif defines_in_text(row.text, identifier.name, options.strict_definitions):
+        share = options.unqualified_share if identifier.qualified else 1.0
+    else:
+        return 0.0
+    if identifier.embedded:
+        share *= options.embedded_share
+        if context.info.long:
+            share *= options.long_prompt_share
+    if _file_key(row.path) == store_mod.symbol_key(identifier.name):
+        share *= options.file_name_boost
+    return share
+
+
+def definition_shares(context: RankingContext) -> dict[int, float]:
+    """Chunk id -> its best share over the query's identifiers (chunks with none left out)."""
+    if not context.info.identifiers:
+        return {}
+    by_table: dict[int, list[DefinitionMatch]] = {}
+    for match in context.definitions:
+        by_table.setdefault(match.chunk_id, []).append(match)
+    shares: dict[int, float] = {}
+    for cid, row in context.rows.items():
+        boost = 0.0
+        matches = by_table.get(cid, ())
+        for identifier in context.info.identifiers:
+            table = [m for m in matches if m.identifier is identifier]
+            if table or identifier.name in row.text:  # else it cannot define it (a fast exit)
+                boost = max(boost, _share(context, row, identifier, table))
+        if boost:
+            shares[cid] = boost
+    return shares
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores plus ``definition_boost`` x best fused score x share for each defining chunk."""
+    out = dict(scores)
+    for cid, share in context.definition_shares.items():
+        out[cid] += context.options.definition_boost * context.best * share
+    return out

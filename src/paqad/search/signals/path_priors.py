@@ -1,0 +1,66 @@
+"""Path priors: multiply a chunk's score by what its file's path says (tests, examples, vendored
+copies, compatibility shims, barrels, stubs, changelogs, prose, data; DESIGN §8.4).
+
+Each kind's factor is a :class:`~paqad.search.options.RankingOptions` field (``tests_prior``, ...);
+a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration), when it
+holds most of the project's code, and for every file the query names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paqad.search.priors import path_kinds
+
+if TYPE_CHECKING:
+    from paqad.search.signals.context import RankingContext
+
+
+def kind_factors(context: RankingContext) -> dict[str, float]:
+    """Prior kind -> factor for this query (1.0 where waived)."""
+    options, info = context.options, context.info
+    factors = {
+        "tests": 1.0 if info.mentions_tests else options.tests_prior,
+        "examples": options.examples_prior,
+        "vendored": options.vendored_prior,
+        "compat": options.compat_prior,
+        "barrel": options.barrel_prior,
+        "stub": options.stub_prior,
+        "changelog": options.changelog_prior,
+        "prose": 1.0 if info.mentions_docs else options.prose_prior,
+        "data": 1.0 if info.mentions_config else options.data_prior,
+        "templates": options.templates_prior,
+    }
+    for kind in context.exempt:
+        factors[kind] = 1.0
+    return factors
+
+
+def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
+    """Chunk id -> the factors of the kinds its file falls under (chunks with none left out)."""
+    factors = kind_factors(context)
+    out: dict[int, tuple[float, ...]] = {}
+    for cid, row in context.rows.items():
+        if row.path in context.named_paths:
+            continue  # the query named this file: no prior overrides that
+        kinds = path_kinds(row.path, row.language, row.text)
+        if kinds:
+            out[cid] = tuple(factors[kind] for kind in kinds)
+    return out
+
+
+def prior_of(factors: tuple[float, ...]) -> float:
+    """The product of a chunk's prior factors (1.0 for none), multiplied in order."""
+    total = 1.0
+    for factor in factors:
+        total *= factor
+    return total
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores times each chunk's prior factors."""
+    out = dict(scores)
+    for cid, factors in context.prior_factors.items():
+        for factor in factors:
+            out[cid] *= factor
+    return out

@@ -1,0 +1,33 @@
+"""Path words: a prose query's words that name the chunk's file or its folder multiply its score
+by ``1 + path_word_boost x share`` ("thread" -> ``thread.c``; DESIGN §8.4). Not for symbol queries."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paqad.search.analysis import SYMBOL
+from paqad.search.priors import path_word_share
+
+if TYPE_CHECKING:
+    from paqad.search.signals.context import RankingContext
+
+
+def applies(context: RankingContext) -> bool:
+    """Whether the query is prose with words to match (path and symbol words both need that)."""
+    return context.info.kind != SYMBOL and bool(context.info.words)
+
+
+def path_word_shares(context: RankingContext) -> dict[int, float]:
+    """Chunk id -> share of the query's words naming its file or folder (none: left out)."""
+    if not applies(context):
+        return {}
+    shares = {cid: path_word_share(context.info.words, row.path) for cid, row in context.rows.items()}
+    return {cid: share for cid, share in shares.items() if share}
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores times ``1 + path_word_boost x share``."""
+    out = dict(scores)
+    for cid, share in context.path_word_shares.items():
+        out[cid] *= 1.0 + context.options.path_word_boost * share
+    return out

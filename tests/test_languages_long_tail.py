@@ -1,0 +1,213 @@
+"""The long tail of languages: one data file each (chunking/queries/<language>.scm).
+
+For every data-file language: its manifest detects the stack, its sources pass the file-type
+filter, its definitions become symbols with the right line range, and an exact-name query finds
+the definition first (one index of all the fixtures, built once with the real model).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+
+from conftest import MODEL_MIRROR, run_cli, write_files
+from paqad.build import sync as sync_index
+from paqad.config import load_settings
+from paqad.embed.factory import get_embedder
+from paqad.index.chunking import chunk_file
+from paqad.index.discover import discover
+from paqad.index.grammar_files import GrammarFileError, grammar_files, parse_grammar_file
+from paqad.index.languages import Chunking, chunking_for, language_for_path
+from paqad.index.stacks import detect_stacks
+from paqad.project import ProjectPaths
+from paqad.search import search
+
+
+@dataclass(frozen=True)
+class Case:
+    manifest: tuple[str, str]  # (file name, content) that reveals the stack
+    path: str  # the source file, project-relative
+    source: str
+    symbol: str  # a definition in it, as the exact-name query names it
+    lines: tuple[int, int]  # 1-based first and last line of its chunk
+
+
+def _lines(prefix: str, count: int) -> str:
+    """``count`` comment lines (``prefix`` is the language's comment marker, indented): enough
+    to push a container over the 800-character budget, so it is cut into one chunk per member."""
+    return "".join(f"{prefix} Checkout step {i}: the cart is locked, priced and charged in order.\n" for i in range(count))
+
+
+CASES: dict[str, Case] = {
+    "elixir": Case(
+        ("mix.exs", "defmodule Shop.MixProject do\n  use Mix.Project\nend\n"),
+        "lib/shop/cart.ex",
+        "defmodule Shop.Cart do\n  @moduledoc \"A shopping cart.\"\n\n"
+        "  @doc \"Sum of the line prices with tax.\"\n  def total(cart, tax) when tax >= 0 do\n"
+        "    Enum.reduce(cart.lines, 0, fn line, acc -> acc + line.price * line.qty end) * (1 + tax)\n"
+        "  end\n\n  defp empty?(cart) do\n" + _lines("    #", 12) + "    cart.lines == []\n  end\nend\n",
+        "Shop.Cart.total", (4, 7),
+    ),
+    "dart": Case(
+        ("pubspec.yaml", "name: shop\n"),
+        "lib/cart.dart",
+        "class Cart {\n  final List<int> prices = [];\n\n  int total(double tax) {\n"
+        "    var sum = prices.fold(0, (a, b) => a + b);\n    return (sum * (1 + tax)).round();\n  }\n\n"
+        "  void checkout() {\n" + _lines("    //", 12) + "  }\n}\n",
+        "Cart.total", (4, 7),
+    ),
+    "haskell": Case(
+        ("shop.cabal", "name: shop\nversion: 0.1\n"),
+        "src/Shop/Cart.hs",
+        "module Shop.Cart where\n\ndata Cart = Cart { prices :: [Int] }\n\n"
+        "cartTotal :: Cart -> Double -> Double\ncartTotal cart tax =\n"
+        "  fromIntegral (sum (prices cart)) * (1 + tax)\n",
+        "cartTotal", (5, 7),
+    ),
+    "zig": Case(
+        ("build.zig", "const std = @import(\"std\");\n"),
+        "src/cart.zig",
+        "const std = @import(\"std\");\n\npub const Cart = struct {\n    prices: []const u32,\n\n"
+        "    pub fn total(self: Cart) u32 {\n        var sum: u32 = 0;\n"
+        "        for (self.prices) |p| sum += p;\n        return sum;\n    }\n\n"
+        "    pub fn checkout(self: Cart) void {\n" + _lines("        //", 12) + "        _ = self;\n    }\n};\n",
+        "Cart.total", (6, 10),
+    ),
+    "ocaml": Case(
+        ("dune-project", "(lang dune 3.0)\n"),
+        "lib/cart.ml",
+        "type cart = { prices : int list }\n\nlet cart_total cart tax =\n"
+        "  let sum = List.fold_left ( + ) 0 cart.prices in\n  float_of_int sum *. (1. +. tax)\n",
+        "cart_total", (3, 5),
+    ),
+    "julia": Case(
+        ("Project.toml", "name = \"Shop\"\n"),
+        "src/cart.jl",
+        "struct Cart\n    prices::Vector{Int}\nend\n\n\"\"\"Sum of the prices with tax.\"\"\"\n"
+        "function cart_total(cart::Cart, tax)\n    sum(cart.prices) * (1 + tax)\nend\n",
+        "cart_total", (5, 8),  # with its docstring
+    ),
+    "r": Case(
+        ("DESCRIPTION", "Package: shop\nVersion: 0.1\n"),
+        "R/cart.R",
+        "# Sum of the prices with tax.\ncart_total <- function(prices, tax = 0) {\n"
+        "  sum(prices) * (1 + tax)\n}\n\nprint_cart <- function(prices) {\n" + _lines("  #", 2) + "  print(prices)\n}\n",
+        "cart_total", (1, 4),
+    ),
+    "perl": Case(
+        ("Makefile.PL", "use ExtUtils::MakeMaker;\n"),
+        "lib/Shop/Cart.pm",
+        "package Shop::Cart;\nuse strict;\n\nsub cart_total {\n    my ($prices, $tax) = @_;\n"
+        "    my $sum = 0;\n    $sum += $_ for @$prices;\n    return $sum * (1 + $tax);\n}\n\n1;\n",
+        "cart_total", (1, 11),  # a small file: the glue above and below joins it
+    ),
+    "erlang": Case(
+        ("rebar.config", "{erl_opts, [debug_info]}.\n"),
+        "src/cart.erl",
+        "-module(cart).\n-export([cart_total/2]).\n\n-spec cart_total([integer()], float()) -> float().\n"
+        "cart_total(Prices, Tax) ->\n    lists:sum(Prices) * (1 + Tax).\n",
+        "cart_total", (1, 6),
+    ),
+    "elm": Case(
+        ("elm.json", "{\"type\": \"application\"}\n"),
+        "src/Cart.elm",
+        "module Cart exposing (cartTotal)\n\n\ncartTotal : List Int -> Float -> Float\n"
+        "cartTotal prices tax =\n    toFloat (List.sum prices) * (1 + tax)\n",
+        "cartTotal", (1, 6),  # the module line is tiny glue: it joins the chunk below
+    ),
+    "hcl": Case(
+        ("versions.tf", "terraform {\n  required_version = \">= 1.5\"\n}\n"),
+        "infra/storage.tf",
+        "variable \"region\" {\n  default = \"eu-west-1\"\n}\n\n"
+        "resource \"aws_s3_bucket\" \"cart_exports\" {\n  bucket = \"shop-cart-exports\"\n  tags = {\n"
+        "    team = \"shop\"\n  }\n}\n",
+        "aws_s3_bucket.cart_exports", (5, 10),
+    ),
+    "proto": Case(
+        ("buf.yaml", "version: v2\n"),
+        "proto/cart.proto",
+        "syntax = \"proto3\";\npackage shop;\n\nmessage Cart {\n  repeated int64 prices = 1;\n}\n\n"
+        "service CartService {\n  // The cart total with tax.\n  rpc CartTotal(Cart) returns (Cart);\n"
+        + _lines("  //", 12) + "  rpc Checkout(Cart) returns (Cart);\n}\n",
+        "CartService.CartTotal", (8, 10),  # the service line opens its first member
+    ),
+}
+
+
+def test_every_data_file_has_a_case_here():
+    """Adding a language is one data file plus its case in CASES: a file without one fails."""
+    assert sorted(CASES) == sorted(grammar_files())
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_definitions_become_symbols(language):
+    case = CASES[language]
+    assert language_for_path(case.path) == language
+    assert chunking_for(language) is Chunking.LANGUAGE_PACK
+    chunks = chunk_file(case.path, case.source)
+    assert chunks[0].language == language
+    found = [c for c in chunks if c.symbol == case.symbol and c.defines]
+    assert [(c.start_line, c.end_line) for c in found] == [case.lines]
+    assert case.symbol in found[0].definitions
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_manifest_detects_the_stack_and_sources_pass_the_filter(tmp_path, language):
+    case = CASES[language]
+    write_files(tmp_path, {case.manifest[0]: case.manifest[1], case.path: case.source})
+    assert language in [pack.name for pack in detect_stacks(tmp_path)]
+    assert case.path in {d.path for d in discover(tmp_path).eligible}
+
+
+def test_seventeen_wheel_languages_keep_their_own_grammar():
+    assert chunking_for("python") is Chunking.GRAMMAR and chunking_for("lua") is Chunking.GRAMMAR
+    assert chunking_for("markdown") is Chunking.HEADINGS and chunking_for("dockerfile") is Chunking.PARAGRAPHS
+
+
+def test_a_data_file_without_grammar_or_with_an_unknown_key_is_refused():
+    with pytest.raises(GrammarFileError, match="needs 'grammar:'"):
+        parse_grammar_file("x", "; extensions: .x\n(identifier) @name\n")
+    with pytest.raises(GrammarFileError, match="unknown header key 'extension'"):
+        parse_grammar_file("x", "; grammar: x\n; extension: .x\n")
+
+
+@pytest.fixture(scope="module")
+def polyglot(tmp_path_factory, paqad_home):
+    """One project holding every case in its own folder, indexed once with the real model."""
+    root = tmp_path_factory.mktemp("long-tail") / "shop"
+    files: dict[str, str] = {}
+    for language, case in CASES.items():
+        files[f"{language}/{case.manifest[0]}"] = case.manifest[1]
+        files[f"{language}/{case.path}"] = case.source
+    write_files(root, files)
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PAQAD_HOME", str(paqad_home))
+        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
+        embedder = get_embedder(settings, paths)
+        sync_index(paths, settings, embedder)
+    return paths, settings, embedder
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_an_exact_name_query_finds_the_definition_first(polyglot, language):
+    paths, settings, embedder = polyglot
+    case = CASES[language]
+    # Several cases share a name (cart_total): each is searched within its own folder.
+    top = search(paths, settings, case.symbol, embedder=embedder, path_prefix=f"{language}/").results[0]
+    assert (top.path, top.symbol, top.start_line) == (f"{language}/{case.path}", case.symbol, case.lines[0])
+
+
+def test_status_names_how_each_language_is_chunked(polyglot, monkeypatch, paqad_home):
+    paths, _, _ = polyglot
+    monkeypatch.setenv("PAQAD_HOME", str(paqad_home))
+    code, out, _ = run_cli("rag", "status", "--json", project=paths.root)
+    assert code == 0
+    chunking = json.loads(out)["index"]["chunking"]
+    assert chunking["elixir"] == "grammar (language pack)" and chunking["hcl"] == "grammar (language pack)"
+    code, out, _ = run_cli("rag", "status", project=paths.root)
+    line = next(line for line in out.splitlines() if line.strip().startswith("languages:"))
+    assert "(grammar (language pack))" in line
