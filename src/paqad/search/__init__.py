@@ -103,10 +103,8 @@ def search(
         ranking = options if model is not None else replace(options, dense=False)
         calibration = calibration_for(model.model_id if model is not None else None)
         results = rank(store, pools, top_n=top_n or settings.rag_top_n, options=ranking, calibration=calibration)
-        # Which results have a cosine is decided here, at the boundary, not inside the ranking.
-        results = [r if r.chunk_id in pools.cosine else replace(r, semantic=False) for r in results]
-        if calibration is not None:  # "match %" never rises with rank (DESIGN §8.5)
-            results = monotone_confidence(results)
+        results = [r if r.chunk_id in pools.cosine else replace(r, semantic=False) for r in results]  # cosine known?
+        results = monotone_confidence(results) if calibration is not None else results  # DESIGN §8.5
         return SearchResponse(tuple(results), degraded if use_dense else None, coverage)
     finally:
         if own:
