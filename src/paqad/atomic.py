@@ -2,14 +2,46 @@
 
 The one writer of the package (settings, secrets, state records, host settings, model markers):
 a temp file with a unique name (``tempfile.mkstemp``, so two processes writing the same file at
-once never share one) in the target's folder, fsync'ed, then ``os.replace``.
+once never share one) in the target's folder, fsync'ed, then ``os.replace``. A process killed
+between the two (SIGTERM, SIGKILL: no ``finally`` runs) leaves its temp file; the next write of
+the same target removes such leftovers once they are older than :data:`STALE_TEMP_S`.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
+
+# A temp file lives for one write (milliseconds); one a minute old belongs to a killed writer,
+# not to a concurrent one still writing.
+STALE_TEMP_S = 60.0
+
+
+def remove_stale_temps(path: Path, now: float | None = None) -> list[Path]:
+    """Remove the temp files this module left for ``path`` (``.<name>.*.tmp`` in its folder) whose
+    mtime is over :data:`STALE_TEMP_S` seconds before ``now`` (epoch seconds; default: now).
+    Returns the removed paths; a file that vanishes or cannot be removed is skipped."""
+    cutoff = (time.time() if now is None else now) - STALE_TEMP_S
+    removed: list[Path] = []
+    try:
+        candidates = list(path.parent.glob(f".{_glob_escape(path.name)}.*.tmp"))
+    except OSError:
+        return removed
+    for temp in candidates:
+        try:
+            if temp.lstat().st_mtime < cutoff:
+                temp.unlink()
+                removed.append(temp)
+        except OSError:
+            continue
+    return removed
+
+
+def _glob_escape(name: str) -> str:
+    """``name`` with the glob metacharacters ``*?[`` matched literally."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
 def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -21,6 +53,7 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> N
     file is removed).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(path)
     if mode is None:
         try:
             mode = path.stat().st_mode & 0o7777

@@ -8,6 +8,7 @@ where its key was found (never the key). :meth:`Status.to_dict` is the JSON both
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -17,12 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
+from paqad.index.fs_names import fs_name
+from paqad.index.rows import FileRow, is_racily_clean
 from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
 from paqad.atomic import write_text_atomic
 
 if TYPE_CHECKING:
+    from paqad.index.filters import FilterDecision
     from paqad.store.team_cache import TeamStoreInfo
 
 __all__ = ["IndexState", "KeyInfo", "SettingValue", "Status", "index_state", "last_refresh", "record_last_refresh", "status"]
@@ -39,7 +43,7 @@ class Explanation:
     """Whether one path is indexed: what the filters decide about it today, and what the index
     holds. ``path`` is project-relative (a folder ends with ``/``); ``eligible``: the filters
     let it in; ``reason``: the code of the rule that rejects it; ``in_index``: the index holds
-    it (None: no readable index); ``changed``: indexed, but its size or mtime moved since.
+    it (None: no readable index); ``changed``: indexed, but its bytes differ since (the sync's rule).
     The two disagree only until the next sync, and :meth:`describe` says so."""
 
     path: str
@@ -102,11 +106,26 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
                 return Explanation(decision.path, decision.eligible, decision.reason, count > 0, folder=True,
                                    indexed_files=count)
             row = store.file_row(decision.path)
+            synced_at_ns = int(store.meta().get("synced_at_ns") or 0)
     except PaqadError:
         return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder)
-    changed = row is not None and decision.eligible and (row.size, row.mtime_ns) != (decision.size, decision.mtime_ns)
+    changed = row is not None and decision.eligible and _changed_since_indexed(paths.root, row, decision, synced_at_ns)
     return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
                        indexed_files=int(row is not None))
+
+
+def _changed_since_indexed(root: Path, row: FileRow, decision: FilterDecision, synced_at_ns: int) -> bool:
+    """Whether the next sync re-indexes the file: its bytes differ from the indexed ones. As the
+    sync does (index/sync.py), the stat key (size, mtime_ns, ctime_ns, inode) is trusted unless the
+    row is racily clean; otherwise the bytes are hashed (a touched file is not "changed")."""
+    stat_key = (decision.size, decision.mtime_ns, decision.ctime_ns, decision.inode)
+    if row.stat_key == stat_key and not is_racily_clean(row.mtime_ns, synced_at_ns):
+        return False
+    try:
+        with open(root / fs_name(row.path), "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest() != row.sha256
+    except OSError:  # gone or unreadable since the walk: the sync will drop or reject it
+        return True
 
 
 def require_complete_index(paths: ProjectPaths) -> None:

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 from paqad.config import Settings
+from paqad.index.fs_names import fs_name, text_name
 from paqad.project import ProjectPaths
 from paqad.atomic import write_text_atomic
 
@@ -217,8 +218,8 @@ def changed_files(root: Path, base_branch: str = "") -> list[str]:
     for repo_path in [*_status_paths(root), *_branch_paths(root, base_branch)]:
         if not repo_path.startswith(prefix):
             continue
-        rel = repo_path[len(prefix):]
-        if rel in seen or rel.startswith(".paqad/") or not (root / rel).is_file():
+        rel = text_name(repo_path[len(prefix):])  # UTF-8 text as the index stores it, whatever the locale
+        if rel in seen or rel.startswith(".paqad/") or not (root / fs_name(rel)).is_file():
             continue
         seen.add(rel)
         result.append(rel)
@@ -233,6 +234,12 @@ def name_words(path: str) -> list[str]:
     ``src/get_user_name.py`` -> ``["get", "user", "name"]``, ``HTTPServer.go`` -> ``["http", "server"]``,
     ``ui/card.test.ts`` -> ``["card", "test"]``."""
     return [w.lower() for w in _WORD_BOUNDARY.findall(PurePosixPath(path).stem)]
+
+
+def query_name(path: str) -> str:
+    """``path`` fit for query text: a name whose bytes are not UTF-8 (surrogates, which the
+    tokenizer refuses) gets its undecodable bytes as ``\\xNN`` escapes, e.g. ``caf\\xe9.py``."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def changed_files_query(files: list[str]) -> str:
@@ -256,7 +263,7 @@ def choose_query(paths: ProjectPaths, settings: Settings) -> Query | None:
     record = read_last_prompt(paths)
     if record is not None:
         return Query(record["prompt"], "prompt", _prompt_label(record["recorded_at"], record["prompt"]))
-    files = changed_files(paths.root, settings.rag_base_branch)
+    files = [query_name(f) for f in changed_files(paths.root, settings.rag_base_branch)]
     if files:
         named = ", ".join(files[:5]) + (f", and {len(files) - 5} more" if len(files) > 5 else "")
         return Query(changed_files_query(files), "changed-files", f"changed files ({len(files)}): {named}")

@@ -165,6 +165,14 @@ def _continue_embedding(paths: ProjectPaths, settings: Settings) -> int:
             return 0
 
 
+def sync_failed_summary(paths: ProjectPaths, exc: BaseException) -> str:
+    """The refresh's line for a failed sync; a full disk says what to do and where."""
+    line = f"sync failed, previous index and section kept: {exc}"
+    if store_mod.is_disk_full(exc):
+        line += f"; free space on the disk holding {paths.paqad_dir} (see `df -h {paths.paqad_dir}`), then refresh again"
+    return line
+
+
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
     embedder, degraded = load_embedder(paths, settings)
     report: IndexReport | None = None
@@ -182,7 +190,7 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
             search_with, degraded = None, f"{exc}; keyword search only"
         except Exception as exc:  # noqa: BLE001 - keep the previous index and section
             log_failure(paths, "refresh", exc)
-            return RefreshOutcome(f"sync failed, previous index and section kept: {exc}", seconds=time.perf_counter() - started)
+            return RefreshOutcome(sync_failed_summary(paths, exc), seconds=time.perf_counter() - started)
         else:
             sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
     try:

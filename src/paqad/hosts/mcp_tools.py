@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import pathspec
 from pydantic import BaseModel, Field
 
+from paqad.index.fs_names import fs_name
 from paqad.project import project_relative
 
 MAX_LINE_CHARS = 240  # a grep_code line longer than this is cut (minified code, data)
@@ -90,7 +91,7 @@ def check_prefix(root: Path, prefix: str | None, indexed: Iterable[str]) -> None
     """Raise ``ValueError`` when ``prefix`` matches no indexed file (it is not "no match")."""
     if prefix is None or any(under_prefix(p, prefix) for p in indexed):
         return
-    if (root / prefix).exists():
+    if (root / fs_name(prefix)).exists():
         raise ValueError(f"path_prefix {prefix!r} exists but holds no indexed file "
                          f"(see `paqad-ai rag status --explain {prefix}`)")
     raise ValueError(f"path_prefix {prefix!r} does not exist in the project")
@@ -219,7 +220,7 @@ def grep_files(root: Path, paths: Sequence[str], pattern: re.Pattern[str], max_r
         if time.monotonic() > deadline:
             return matches, searched, True
         try:
-            with open(root / rel, "rb") as handle:
+            with open(root / fs_name(rel), "rb") as handle:  # stored UTF-8 text -> the OS's spelling
                 data = handle.read(GREP_MAX_FILE_BYTES)
         except OSError:
             continue

@@ -7,6 +7,7 @@ from paqad.store.index_store import (
     backup_database,
     index_exists,
     index_size_bytes,
+    is_disk_full,
     open_store,
     read_summary,
     recreate_store,
@@ -28,6 +29,6 @@ from paqad.store.state import require_same_embedding
 __all__ = [
     "Applied", "ChangeSet", "current_writer", "ChunkEntry", "ChunkRow", "DenseView", "FileRow", "IndexStore", "PendingChunk",
     "SCHEMA_VERSION", "backup_database",
-    "fts_match_expression", "index_exists", "index_size_bytes", "open_store", "read_summary", "recreate_store",
+    "fts_match_expression", "index_exists", "index_size_bytes", "is_disk_full", "open_store", "read_summary", "recreate_store",
     "require_same_embedding", "symbol_key", "write_lock",
 ]

@@ -18,6 +18,7 @@ vectors batch by batch, each batch its own transaction. One writer at a time
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from contextlib import contextmanager
@@ -546,3 +547,11 @@ def index_size_bytes(paths: ProjectPaths) -> int:
     if not paths.vectors_dir.exists():
         return 0
     return sum(p.stat().st_size for p in paths.vectors_dir.iterdir() if p.is_file())
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full: SQLite's ``SQLITE_FULL`` ("database or disk is full")
+    or an ``OSError`` with ``ENOSPC`` (a temp file, the section)."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC

@@ -53,16 +53,29 @@ def _differences(meta: Mapping[str, str], wanted: Mapping[str, str]) -> list[str
     """One reason per change, in the settings' terms. A provider or model switch is one reason,
     naming both (``embedding model changed: index has local Xenova/all-MiniLM-L6-v2, settings want
     openai text-embedding-3-small``); precision is compared only within one provider and model (an
-    OpenAI model has none: "int8 -> none" would be noise)."""
+    OpenAI model has none: "int8 -> none" would be noise) and only for an ONNX model (a static one
+    has no precision variants)."""
     reasons = []
     switched = any(meta.get(key, "") != wanted[key] for key in ("provider", "model") if key in wanted)
     for key, want in wanted.items():
         have = meta.get(key, "")
         if key == "provider" and switched:
             reasons.append(f"embedding model changed: index has {_named_model(meta)}, settings want {_named_model(wanted)}")
-        elif have != want and key not in ("provider", "model") and not (key == "precision" and switched):
+        elif key == "precision" and (switched or not _precision_applies(wanted)):
+            continue
+        elif have != want and key not in ("provider", "model"):
             reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
     return reasons
+
+
+def _precision_applies(wanted: Mapping[str, str]) -> bool:
+    """Whether the precision setting changes the vectors of the wanted model: only a local ONNX
+    model has an int8 and an fp32 file; a static one (``ModelSpec.family``) has one table."""
+    if wanted.get("provider") != "local":
+        return True  # recorded as "" for a remote provider: nothing to differ
+    from paqad.embed.model_store import ModelFamily, spec_for  # here: the hook's search rarely needs it
+
+    return spec_for(wanted.get("model", "")).family != ModelFamily.STATIC
 
 
 def _named_model(values: Mapping[str, str]) -> str:
