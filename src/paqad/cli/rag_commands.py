@@ -299,6 +299,8 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     if "api_key" in data:
         key = data["api_key"]
         lines.append(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+    if report.team_store is not None:
+        lines.append(report.team_store.describe())
     click.echo("\n".join(lines))
 
 
