@@ -365,7 +365,7 @@ def test_a_dense_side_that_misses_the_deadline_leaves_a_keyword_answer(indexed: 
     from paqad.embed.factory import get_embedder
 
     late = search(paths, settings, PROMPT, embedder=get_embedder(settings, paths), deadline=time.monotonic())
-    assert late.degraded == f"{LATE}; keyword search only" and late.results[0].path == "src/shop/retry.py" and not late.results[0].semantic
+    assert late.degraded.words == f"{LATE}; keyword search only" and late.results[0].path == "src/shop/retry.py" and not late.results[0].semantic
     section = section_for_prompt(paths, settings, PROMPT, time.monotonic())
     assert section.startswith(
         '## Retrieved context\n\nQuery: this prompt "how are failed calls retried with exponential backoff?"\n'

@@ -390,7 +390,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
         path_prefix = _checked_prefix(paths, path_prefix)
     embedder, degraded = load_embedder(paths, settings)
     if degraded:
-        _warn(degraded + ("" if no_sync else "; index not synced (the previous index is kept)"))
+        _warn(degraded.words + ("" if no_sync else "; index not synced (the previous index is kept)"))
     elif not no_sync:
         # Edited files only: a stale index is refused (IndexStaleError names `rag rebuild`), an
         # unfinished embedding is left to refresh/init, and a slow sync prints plain progress.
@@ -408,7 +408,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     require_complete_index(paths)  # a first build still running is not "no results"
     response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
     if response.degraded and not degraded:  # the model failed while embedding the query
-        _warn(response.degraded)
+        _warn(response.degraded.words)
     if response.coverage < 1.0:
         _note(f"semantic coverage partial: {int(response.coverage * 100)}% of the chunks have vectors so far; "
               "the rest match by keywords only (no cosine)")
@@ -429,7 +429,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
             "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4), "semantic": r.semantic,
         })
     if as_json:
-        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
+        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded.words if response.degraded else None,
                                "semantic_coverage": round(response.coverage, 4), "results": rows}, indent=2))
         return
     from paqad.cli.table import aligned, terminal_width

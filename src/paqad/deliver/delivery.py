@@ -19,6 +19,7 @@ from paqad.deliver.render import render_section
 from paqad.embed.base import Embedder
 from paqad.project import ProjectPaths
 from paqad.search import search
+from paqad.search.degraded import Degraded
 from paqad.search.floor import NOTHING, FloorOutcome, apply_floor
 
 
@@ -30,7 +31,7 @@ class Delivery:
     outcome: FloorOutcome
     section: str
     intent: Intent
-    degraded: str | None = None
+    degraded: Degraded | None = None
 
 
 def deliver(
@@ -40,7 +41,7 @@ def deliver(
     label: str,
     *,
     embedder: Embedder | None,
-    degraded: str | None = None,
+    degraded: Degraded | None = None,
     store: store_mod.IndexStore | None = None,
     is_prompt: bool = True,
     deadline: float | None = None,
@@ -56,5 +57,6 @@ def deliver(
         return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
     response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store, deadline=deadline)
     outcome = apply_floor(response.results, threshold, relief)
-    return Delivery(outcome, render_section(outcome, label, response.degraded, coverage=response.coverage), intent,
+    words = response.degraded.words if response.degraded is not None else None
+    return Delivery(outcome, render_section(outcome, label, words, coverage=response.coverage), intent,
                     response.degraded)
