@@ -8,6 +8,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +22,9 @@ from paqad.errors import (
 )
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
+
+if TYPE_CHECKING:
+    from paqad.status import Status
 
 
 
@@ -260,48 +264,59 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     from paqad.status import status as project_status
 
     report = project_status(paths)
-    data = report.to_dict()
     if as_json:
-        click.echo(json.dumps(data, indent=2, default=str))
+        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
         return
+    click.echo("\n".join(_status_lines(report)))
+
+
+def _status_lines(report: Status) -> list[str]:
+    """``rag status`` for people: the settings table, the index, the last refresh, the key, the team store."""
     from paqad.cli.table import aligned
 
     lines = ["Settings:"]
-    settings_rows = [[name, str(item["value"]), item["source"]] for name, item in data["settings"].items()]
+    settings_rows = [[s.name, str(s.value), s.source] for s in report.settings]
     lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
-    idx = data["index"]
     lines.append(report.index.headline())
-    if idx["built_at"]:
-        langs = ", ".join(f"{k} {v} ({idx['chunking'].get(k, '?')})" for k, v in list(idx["languages"].items())[:8])
-        if idx["build_running"]:
-            lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
-        lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
-        lines.append(f"  confidence calibration: {data['calibration'] or 'none shipped (the cosine stands in)'}")
-        lines.append(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
-        if idx["semantic_coverage"] < 1:
-            lines.append(f"  semantic coverage: {int(idx['semantic_coverage'] * 100)}% ({idx['embedded_chunks']:,} of "
-                         f"{idx['chunks']:,} chunks have vectors; the rest match by keywords only until embedding "
-                         "finishes: `paqad-ai rag refresh-context` continues it)")
-        lines.append(f"  languages: {langs}")
-        if idx["rejected"]:
-            skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
-            lines.append(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
-        from paqad.index.sync import large_sources_note
-
-        note = large_sources_note([(i["path"], i["bytes"]) for i in idx.get("large_sources", [])],
-                                  data["settings"]["rag_max_file_size"]["value"])
-        if note:
-            lines.append(f"  {note}")
-        lines.append(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
-    last = data["last_refresh"]
+    if report.index.built_at:
+        lines += _index_lines(report)
+    last = report.last_refresh
     if last:
         lines.append(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
-    if "api_key" in data:
-        key = data["api_key"]
-        lines.append(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
+    if report.api_key is not None:
+        key = report.api_key
+        lines.append(f"API key {key.variable}: " + (f"found in {key.found_in}" if key.found_in else "not found"))
     if report.team_store is not None:
         lines.append(report.team_store.describe())
-    click.echo("\n".join(lines))
+    return lines
+
+
+def _index_lines(report: Status) -> list[str]:
+    """The indented lines under ``Index: ...`` for an index with a completed build."""
+    from paqad.index.languages import chunking_for
+    from paqad.index.sync import large_sources_note
+
+    idx = report.index
+    coverage = round(idx.coverage, 4)  # the value `--json` shows as semantic_coverage
+    langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:8])
+    lines = [f"  a build is running (pid {idx.build_running['pid']})"] if idx.build_running else []
+    lines.append(f"  provider/model: {idx.provider} / {idx.model} ({idx.dimension}-d)")
+    lines.append(f"  confidence calibration: {report.calibration or 'none shipped (the cosine stands in)'}")
+    lines.append(f"  files: {idx.files}   chunks: {idx.chunks}   size: {idx.size_bytes / 1e6:.1f} MB")
+    if coverage < 1:
+        lines.append(f"  semantic coverage: {int(coverage * 100)}% ({idx.embedded:,} of "
+                     f"{idx.chunks:,} chunks have vectors; the rest match by keywords only until embedding "
+                     "finishes: `paqad-ai rag refresh-context` continues it)")
+    lines.append(f"  languages: {langs}")
+    if idx.rejected:
+        skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
+        lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped})")
+    max_size = next(s.value for s in report.settings if s.name == "rag_max_file_size")
+    note = large_sources_note(list(idx.large_sources), max_size)
+    if note:
+        lines.append(f"  {note}")
+    lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
+    return lines
 
 
 def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
