@@ -16,6 +16,7 @@ STAGES = {
     "build": 3,
     "search": 3,
     "status": 4,
+    "jobs": 4.5,  # one call per job (issue 18): uses build, search, status; deliver and hosts may call it
     "deliver": 5,
     "hosts": 6,
     "evaluate": 6,

@@ -16,7 +16,6 @@ from paqad.config import PROVIDERS, load_settings
 from paqad.errors import (
     ConfirmationNeededError,
     IndexMissingError,
-    ProjectPathError,
     UsageError,
     UserFileError,
 )
@@ -319,16 +318,6 @@ def _index_lines(report: Status) -> list[str]:
     return lines
 
 
-def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
-    """A ``--path`` value as a project-relative folder; error if outside the project or absent."""
-    from paqad.project import project_relative
-
-    rel = project_relative(paths.root, prefix, "--path")
-    if not (paths.root / rel).exists():
-        raise ProjectPathError(f"--path {prefix}: no such file or folder in the project")
-    return rel
-
-
 def _decode_stdin(stream) -> str:
     """stdin as UTF-8 (what pipes such as ``git diff`` carry) whatever the locale; else the locale's encoding."""
     buffer = getattr(stream, "buffer", None)
@@ -390,74 +379,29 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
       paqad-ai rag probe "where are HTTP retries configured"
       git diff | paqad-ai rag probe - --json
     """
-    from paqad.build import sync
-    from paqad.search import load_embedder, search
-    from paqad.status import require_complete_index
-    from paqad.store import index_exists, require_same_embedding
+    from paqad.cli.progress import PlainProgress
+    from paqad.jobs.probe import probe as run_probe
 
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
-    if not index_exists(paths):
-        raise IndexMissingError()
-    require_same_embedding(paths, settings)  # another provider/model/precision: refuse in one line (README)
-    if path_prefix:
-        path_prefix = _checked_prefix(paths, path_prefix)
-    embedder, degraded = load_embedder(paths, settings)
-    if degraded:
-        _warn(degraded.words + ("" if no_sync else "; index not synced (the previous index is kept)"))
-    elif not no_sync:
-        # Edited files only: a stale index is refused (IndexStaleError names `rag rebuild`), an
-        # unfinished embedding is left to refresh/init, and a slow sync prints plain progress.
-        from paqad.cli.progress import PlainProgress
-
-        try:
-            report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False,
-                          progress=PlainProgress(chatty=False))
-        except OSError as exc:  # a read-only .paqad/: searching needs no write
-            _warn(f"index not synced ({exc.strerror}: {exc.filename}); searched the last committed index")
-        else:
-            if report is not None and report.files_removed:
-                _note(f"sync: {report.files_removed} file(s) left the index (deleted, or now excluded by the "
-                      "settings or ignore rules: `paqad-ai rag status --explain PATH` says why)")
-    require_complete_index(paths)  # a first build still running is not "no results"
-    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
-    if response.degraded and not degraded:  # the model failed while embedding the query
-        _warn(response.degraded.words)
-    if response.coverage < 1.0:
-        _note(f"semantic coverage partial: {int(response.coverage * 100)}% of the chunks have vectors so far; "
-              "the rest match by keywords only (no cosine)")
-    results = response.results
-    floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
-    from paqad.search.floor import confidence_of, percent
-
-    rows = []
-    for r in results:
-        confidence = confidence_of(r)
-        band = ("confident" if percent(confidence) >= percent(floor)
-                else "relief" if percent(confidence) >= percent(relief) else "below")
-        rows.append({
-            "rank": r.fused_rank, "path": r.path, "start_line": r.start_line, "end_line": r.end_line,
-            "symbol": r.symbol, "confidence": round(confidence, 4), "cosine": round(r.score, 4) if r.semantic else None,
-            "score": round(r.score, 4), "fused_rank": r.fused_rank, "dense_rank": r.dense_rank,
-            "lexical_rank": r.lexical_rank, "band": band, "above_floor": band == "confident",
-            "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4), "semantic": r.semantic,
-        })
+    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,
+                       progress=PlainProgress(chatty=False), warn=_warn, note=_note)
     if as_json:
-        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded.words if response.degraded else None,
-                               "semantic_coverage": round(response.coverage, 4), "results": rows}, indent=2))
+        click.echo(json.dumps(result.to_dict(), indent=2))
         return
+    from paqad.search.floor import percent
     from paqad.cli.table import aligned, terminal_width
 
     table = [
-        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}" if row["cosine"] is not None else "-",
-         f"{row['path']}:{row['start_line']}", f"{row['start_line']}-{row['end_line']}", row["symbol"] or ""]
-        for row in rows
+        [str(row.rank), f"{percent(row.confidence)}%", row.band, f"{row.cosine:.3f}" if row.cosine is not None else "-",
+         f"{row.path}:{row.start_line}", f"{row.start_line}-{row.end_line}", row.symbol or ""]
+        for row in result.rows
     ]
     if table:
         header = ("rank", "match", "band", "cosine", "location", "lines", "symbol")
         click.echo("\n".join(aligned(header, table, right=frozenset({0, 1, 3}), width=terminal_width())))
-    if not rows:
+    if not result.rows:
         click.echo("No results.")
 
 
