@@ -127,7 +127,8 @@ def test_pointers_capped_at_twelve_with_count_of_the_rest():
 
 
 def test_low_confidence_two_passages_exact_text():
-    results = [result(1, 0.52), result(2, 0.30), result(3, 0.3951), result(4, 0.6)]
+    # monotone bands: rank 4's 0.6 is capped at rank 3's 0.30 and stays out
+    results = [result(1, 0.52), result(2, 0.3951), result(3, 0.30), result(4, 0.6)]
     section = render_section(apply_floor(results), "changed files (3)")
     assert section == (
         "## Retrieved context\n"
@@ -142,10 +143,10 @@ def test_low_confidence_two_passages_exact_text():
         "    return 1\n"
         "```\n"
         "\n"
-        "### src/mod3.py:L30-31 · handler3 · match 40% · low confidence\n"
+        "### src/mod2.py:L20-21 · handler2 · match 40% · low confidence\n"
         "```python\n"
-        "def handler3(request):\n"
-        "    return 3\n"
+        "def handler2(request):\n"
+        "    return 2\n"
         "```\n"
     )
 
@@ -159,7 +160,7 @@ def test_low_confidence_single_passage_wording_and_custom_floors():
 
 
 def test_nothing_above_floor_exact_text():
-    section = render_section(apply_floor([result(1, 0.2), result(2, 0.3449)]), PROMPT_LABEL)
+    section = render_section(apply_floor([result(1, 0.3449), result(2, 0.2)]), PROMPT_LABEL)
     assert section == (
         "## Retrieved context\n"
         "\n"

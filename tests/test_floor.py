@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paqad.deliver.render import render_section
-from paqad.search.floor import FloorOutcome, apply_floor
+from paqad.search.floor import DeliveryForm, FloorOutcome, apply_floor
 from paqad.search.results import SearchResult
 
 
@@ -43,31 +43,42 @@ def test_just_below_threshold_falls_to_relief():
 
 
 def test_score_exactly_at_relief_floor_is_delivered_and_below_is_not():
-    outcome = apply_floor([hit(1, 0.3449), hit(2, 0.35)])
+    outcome = apply_floor([hit(1, 0.35), hit(2, 0.3449)])
     assert outcome.form == "low-confidence"
-    assert paths(outcome) == ["src/m2.py"]
+    assert paths(outcome) == ["src/m1.py"]
     assert outcome.best_score == 0.35
 
 
 def test_relief_is_capped_at_two_in_fused_order():
     # Given out of order: the floor works on fused rank, not input order or cosine.
-    results = [hit(4, 0.70), hit(2, 0.40), hit(1, 0.30), hit(3, 0.60), hit(5, 0.74)]
+    results = [hit(4, 0.70), hit(2, 0.40), hit(1, 0.50), hit(3, 0.60), hit(5, 0.74)]
     outcome = apply_floor(results)
     assert outcome.form == "low-confidence"
-    assert paths(outcome) == ["src/m2.py", "src/m3.py"]
-    assert outcome.best_score == 0.74
+    assert paths(outcome) == ["src/m1.py", "src/m2.py"]
+    assert [r.confidence for r in outcome.results] == [0.50, 0.40]
+    assert outcome.best_score == 0.50
 
 
-def test_all_confident_results_are_kept_in_fused_order_below_threshold_dropped():
+def test_confidence_never_rises_with_rank_so_bands_are_prefixes():
+    # The "86 %, 95 %, 80 %" and "rank 2 at 52 % dropped while rank 12 at 80 % is delivered".
     results = [hit(rank, score) for rank, score in enumerate([0.9, 0.5, 0.8, 0.76, 0.2, 0.75, 0.95, 0.99], start=1)]
     outcome = apply_floor(results)
     assert outcome.form == "confident"
-    assert paths(outcome) == ["src/m1.py", "src/m3.py", "src/m4.py", "src/m6.py", "src/m7.py", "src/m8.py"]
-    assert outcome.best_score == 0.99
+    assert paths(outcome) == ["src/m1.py"]
+    assert outcome.best_score == 0.9
+    ranked = apply_floor([hit(1, 0.86), hit(2, 0.95), hit(3, 0.80)])
+    assert [r.confidence for r in ranked.results] == [0.86, 0.86, 0.80]
+    section = render_section(ranked, "this prompt")
+    assert [line.rsplit("match ", 1)[1] for line in section.splitlines() if line.startswith("### ")] == ["86%", "86%", "80%"]
 
 
-def test_nothing_reports_the_highest_cosine_not_the_top_fused():
-    outcome = apply_floor([hit(1, 0.12), hit(2, 0.34), hit(3, -0.2)])
+def test_relief_never_delivers_a_rank_below_a_dropped_one():
+    outcome = apply_floor([hit(1, 0.30), hit(2, 0.60), hit(3, 0.70)])
+    assert (outcome.form, paths(outcome), outcome.best_score) == ("nothing", [], 0.30)
+
+
+def test_nothing_reports_the_best_confidence_of_the_list():
+    outcome = apply_floor([hit(1, 0.34), hit(2, 0.12), hit(3, -0.2)])
     assert outcome == FloorOutcome("nothing", (), 0.34, 0.75, 0.35)
 
 
@@ -95,15 +106,20 @@ def test_confidence_decides_and_the_cosine_is_only_a_fallback():
     assert (outcome.form, paths(outcome), outcome.best_score) == ("confident", ["src/m1.py"], 0.9)
 
 
-def test_best_ranked_code_is_not_dropped_for_lower_ranked_prose():
-    # fuse.py ranks first but only the README and a design note pass the relief floor on their own
+def test_lower_ranked_prose_is_not_delivered_when_the_best_ranked_code_is_dropped():
+    # fuse.py ranks first below the relief floor: the README and design note below it stay out.
     code = SearchResult(**{**hit(1, 0.346, "src/fuse.py").__dict__, "confidence": 0.30})
     readme = SearchResult(**{**hit(2, 0.5, "README.md").__dict__, "language": "markdown", "confidence": 0.5})
     note = SearchResult(**{**hit(3, 0.5, "docs/design.md").__dict__, "language": "markdown", "confidence": 0.45})
     outcome = apply_floor([code, readme, note])
-    assert (outcome.form, paths(outcome)) == ("low-confidence", ["src/fuse.py", "README.md"])
-    section = render_section(outcome, "this prompt")
-    assert "### src/fuse.py:L1-2 · f1 · match 30% · low confidence" in section
+    assert (outcome.form, paths(outcome), outcome.best_score) == ("nothing", [], 0.30)
+    assert "best match 30%" in render_section(outcome, "this prompt")
+
+
+def test_delivery_form_is_an_enum_that_prints_and_compares_as_its_string():
+    outcome = apply_floor([hit(1, 0.9)])
+    assert outcome.form is DeliveryForm.CONFIDENT and outcome.form == "confident"
+    assert f"{outcome.form}: 1" == "confident: 1" and str(DeliveryForm.LOW_CONFIDENCE) == "low-confidence"
 
 
 def test_location_property():

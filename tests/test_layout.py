@@ -124,15 +124,21 @@ def test_files_are_written_by_the_one_atomic_writer():
     assert offenders == []
 
 
-def test_the_functions_of_the_job_modules_are_small():
-    """No function over 60 lines or complexity 20 (bench/code_shape.py) in the modules already
-    within the limits; the lead widens this to the whole package after the merge."""
+# ``path:function`` (path relative to src/paqad) still over the limits, each with why.
+SHAPE_ALLOWED: set[str] = set()  # rag probe's workflow moved to jobs/probe.py (issue 18)
+
+
+def test_functions_are_small():
+    """No function over 60 lines or complexity 20 anywhere in src/paqad (issue 18; the measure of
+    bench/code_shape.py: ``ast`` line span, McCabe complexity), outside ``SHAPE_ALLOWED``."""
     import sys
 
     sys.path.insert(0, str(PACKAGE.parents[1] / "bench"))
     from code_shape import all_shapes
 
-    held = ["atomic.py", "errors.py", "status.py", "hosts/prompt_hook.py", "cli/hook_prompt.py", "cli/entry.py",
-            "deliver/query.py", "deliver/delivery.py", "deliver/answer.py", "deliver/refresh.py", "embed/remote.py",
-            "search/__init__.py"]
-    assert [s for s in all_shapes([PACKAGE / rel for rel in held]) if s.offends] == []
+    found = all_shapes()
+    offenders = {f"{s.path}:{s.name}": f"{s.lines} lines, complexity {s.complexity}" for s in found if s.offends}
+    assert {k: v for k, v in offenders.items() if k not in SHAPE_ALLOWED} == {}
+    assert len(found) > 500  # the whole package was measured, not an empty list
+    # An entry whose function now fits (or is gone) leaves the list, so the list only shrinks.
+    assert sorted(SHAPE_ALLOWED - set(offenders)) == []

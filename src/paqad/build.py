@@ -31,7 +31,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
@@ -45,6 +45,9 @@ from paqad import store as store_mod
 from paqad.store import team_cache as team_mod
 from paqad.store.state import expected_meta, index_state, stale_reasons
 from paqad.store.team_cache import TeamReadThrough
+
+if TYPE_CHECKING:  # imported where used: the thread pool only when embedding
+    from concurrent.futures import ThreadPoolExecutor
 
 EMBED_BATCH = 64  # chunks per local model call and per vector commit
 REMOTE_EMBED_BATCH = 1000  # remote providers batch within their own limits; fewer round trips
@@ -279,6 +282,62 @@ def _change_set(settings: Settings, embedder: Embedder, plan, files, rejected: d
     )
 
 
+class _EmbedPipeline:
+    """The state of one :func:`_embed_pending` run: the batches sent to the model (at most two in
+    flight), the texts they carry, and the chunks committed so far."""
+
+    def __init__(self, store: store_mod.IndexStore, embedder: Embedder, tick: Progress, total: int,
+                 team: TeamReadThrough | None) -> None:
+        from collections import deque
+
+        self.store, self.embedder, self.tick, self.total, self.team = store, embedder, tick, total, team
+        self.model, self.dimension = embedder.fingerprint, embedder.dimension
+        self.counts = {"texts": 0, "chunks": 0, "team": 0}
+        self.inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
+        self.queue: deque = deque()  # (batch of (hash, text, chunk ids), Future of its (n, d) vectors)
+
+    def commit_oldest(self) -> None:
+        """Wait for the oldest batch's vectors and commit them; raises ProviderResponseError on a wrong shape."""
+        batch, future = self.queue.popleft()
+        vectors = future.result()
+        if vectors.shape != (len(batch), self.dimension):
+            raise ProviderResponseError(f"embedding model {self.embedder.model_id} returned shape {vectors.shape}, "
+                                        f"expected ({len(batch)}, {self.dimension})")
+        self.counts["chunks"] += self.store.commit_vectors(self.model, self.dimension,
+                                                           [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
+        self.counts["texts"] += len(batch)
+        if self.team is not None:
+            self.team.publish([(h, v) for (h, _, _), v in zip(batch, vectors)])
+        for h, _, _ in batch:
+            self.inflight.pop(h, None)
+        self.tick("embed", self.counts["chunks"], self.total)
+
+    def still_to_embed(self, page: list[store_mod.PendingChunk]) -> list[tuple[str, str, list[int]]]:
+        """Commit what ``page`` can take without a model call (the store's own or the team's vectors
+        of the same text); returns the ``(hash, text, chunk ids)`` left for the model."""
+        by_hash = _page_texts(page, self.inflight)
+        have = self.store.cached_rows(self.model, list(by_hash))
+        if have:  # the same text embedded before (another file, an earlier batch): no model call
+            self.counts["chunks"] += self.store.commit_vectors(self.model, self.dimension,
+                                                               [(h, None, by_hash[h][1]) for h in have])
+            self.tick("embed", self.counts["chunks"], self.total)
+        todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
+        if self.team is not None and todo:  # a teammate embedded it already: no model call either
+            todo = _take_from_team(self.store, self.team, self.model, self.dimension, todo, self.counts)
+            self.tick("embed", self.counts["chunks"], self.total)
+        return todo
+
+    def send(self, ahead: ThreadPoolExecutor, todo: list[tuple[str, str, list[int]]], step: int) -> None:
+        """Send ``todo`` to the model in batches of ``step`` on ``ahead``, committing all but the newest batch."""
+        for start in range(0, len(todo), step):
+            batch = todo[start : start + step]
+            for h, _, ids in batch:
+                self.inflight[h] = ids
+            self.queue.append((batch, ahead.submit(self.embedder.embed_documents, [text for _, text, _ in batch])))
+            while len(self.queue) > 1:
+                self.commit_oldest()
+
+
 def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progress, after: int = 0,
                    max_chunks: int | None = None, team: TeamReadThrough | None = None) -> dict[str, float | int]:
     """Give the chunks without a vector (ids above ``after``) their vectors: from the store when
@@ -290,34 +349,16 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
     about ``max_chunks`` chunks when given. Returns the report fields ``embedded``,
     ``embedded_chunks`` and ``embed_seconds``.
     """
-    from collections import deque
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor
 
-    model, dimension = embedder.fingerprint, embedder.dimension
     total = store.pending_count(after=after)
     if max_chunks is not None:
         total = min(total, max_chunks)
     started = time.perf_counter()
     step = EMBED_BATCH if embedder.provider == "local" else REMOTE_EMBED_BATCH
-    counts = {"texts": 0, "chunks": 0, "team": 0}
+    pipeline = _EmbedPipeline(store, embedder, tick, total, team)
     if total:
         tick("embed", 0, total)
-    inflight: dict[str, list[int]] = {}  # text hash -> chunk ids, for texts sent and not committed yet
-    queue: deque[tuple[list[tuple[str, str, list[int]]], Future]] = deque()
-
-    def commit_oldest() -> None:
-        batch, future = queue.popleft()
-        vectors = future.result()
-        if vectors.shape != (len(batch), dimension):
-            raise ProviderResponseError(f"embedding model {embedder.model_id} returned shape {vectors.shape}, expected ({len(batch)}, {dimension})")
-        counts["chunks"] += store.commit_vectors(model, dimension, [(h, v, ids) for (h, _, ids), v in zip(batch, vectors)])
-        counts["texts"] += len(batch)
-        if team is not None:
-            team.publish([(h, v) for (h, _, _), v in zip(batch, vectors)])
-        for h, _, _ in batch:
-            inflight.pop(h, None)
-        tick("embed", counts["chunks"], total)
-
     ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-embed-ahead")
     try:
         cursor, fetched = after, 0
@@ -326,26 +367,12 @@ def _embed_pending(store: store_mod.IndexStore, embedder: Embedder, tick: Progre
             if not page:
                 break
             cursor, fetched = page[-1].id, fetched + len(page)
-            by_hash = _page_texts(page, inflight)
-            have = store.cached_rows(model, list(by_hash))
-            if have:  # the same text embedded before (another file, an earlier batch): no model call
-                counts["chunks"] += store.commit_vectors(model, dimension, [(h, None, by_hash[h][1]) for h in have])
-                tick("embed", counts["chunks"], total)
-            todo = [(h, text, ids) for h, (text, ids) in by_hash.items() if h not in have]
-            if team is not None and todo:  # a teammate embedded it already: no model call either
-                todo = _take_from_team(store, team, model, dimension, todo, counts)
-                tick("embed", counts["chunks"], total)
-            for start in range(0, len(todo), step):
-                batch = todo[start : start + step]
-                for h, _, ids in batch:
-                    inflight[h] = ids
-                queue.append((batch, ahead.submit(embedder.embed_documents, [text for _, text, _ in batch])))
-                while len(queue) > 1:
-                    commit_oldest()
-        while queue:
-            commit_oldest()
+            pipeline.send(ahead, pipeline.still_to_embed(page), step)
+        while pipeline.queue:
+            pipeline.commit_oldest()
     finally:
-        ahead.shutdown(wait=not queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
+        ahead.shutdown(wait=not pipeline.queue, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the model
+    counts = pipeline.counts
     return {"embedded": counts["texts"], "embedded_chunks": counts["chunks"], "team_chunks": counts["team"],
             "embed_seconds": time.perf_counter() - started}
 
@@ -440,6 +467,23 @@ ConfirmUpload = Callable[[Settings, int, int], bool]
 """Asked before a full remote build: (settings, chunks, characters) -> go ahead?"""
 
 
+def _init_candidate(paths: ProjectPaths, provider: str | None, model: str | None, interactive: bool) -> Settings:
+    """The project's settings with the provider and model ``init`` asked for (default: the current
+    ones; a new provider's default model), after making sure a remote provider's key is there
+    (asked for on a terminal when ``interactive``; raises KeyMissingError). Nothing is written."""
+    from paqad.config import DEFAULT_MODELS
+
+    current = load_settings(paths)
+    provider = provider or current.rag_embedding_provider
+    if model is None:
+        model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
+    if provider != "local":
+        from paqad.secrets import require_key
+
+        require_key(paths, provider, interactive=interactive)
+    return dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
+
+
 def init_project(
     paths: ProjectPaths,
     *,
@@ -464,19 +508,11 @@ def init_project(
 
     Raises PaqadError (ConfigError, ModelMissingError, KeyMissingError, UploadDeclined, ...).
     """
-    from paqad.config import DEFAULT_MODELS
     from paqad.embed.factory import load_model
 
     say = notify or (lambda message: None)
-    current = load_settings(paths)
-    provider = provider or current.rag_embedding_provider
-    if model is None:
-        model = current.rag_embedding_model if provider == current.rag_embedding_provider else DEFAULT_MODELS[provider]
-    if provider != "local":
-        from paqad.secrets import require_key
-
-        require_key(paths, provider, interactive=interactive)
-    candidate = dataclasses.replace(current, rag_embedding_provider=provider, rag_embedding_model=model)
+    candidate = _init_candidate(paths, provider, model, interactive)
+    provider, model = candidate.rag_embedding_provider, candidate.rag_embedding_model
     embedder = load_model(candidate, paths)  # fetches and loads the local model, or raises a clear error
     state = index_state(paths, candidate)
     rebuild_all = rebuild or not state.valid

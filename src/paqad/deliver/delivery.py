@@ -17,6 +17,7 @@ from paqad.config import Settings
 from paqad.deliver.intent import Intent, classify
 from paqad.deliver.render import render_section
 from paqad.embed.base import Embedder
+from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
 from paqad.search import search
 from paqad.search.degraded import Degraded
@@ -51,7 +52,7 @@ def deliver(
     joins only if ready by then (:func:`paqad.search.search`). Raises what
     :func:`paqad.search.search` raises."""
     threshold, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
-    intent = classify(text) if is_prompt else Intent(True)
+    intent = classify(text, known_terms=_index_terms(paths, store)) if is_prompt else Intent(True)
     if not intent.needs_retrieval:
         outcome = FloorOutcome(NOTHING, (), None, threshold, relief)
         return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
@@ -60,3 +61,18 @@ def deliver(
     words = response.degraded.words if response.degraded is not None else None
     return Delivery(outcome, render_section(outcome, label, words, coverage=response.coverage), intent,
                     response.degraded)
+
+
+def _index_terms(paths: ProjectPaths, store: store_mod.IndexStore | None):
+    """The index's evidence for the intent check: given words, those some chunk holds (FTS5
+    document frequency > 0). Opens the index read-only only when asked; None when there is none."""
+
+    def known(words) -> set[str]:
+        try:
+            if store is not None:
+                return {w for w, n in store.document_frequencies(sorted(words)).items() if n}
+            with store_mod.open_store(paths, readonly=True) as own:
+                return {w for w, n in own.document_frequencies(sorted(words)).items() if n}
+        except PaqadError:
+            return set(words)  # no index to ask: do not skip on its behalf
+    return known

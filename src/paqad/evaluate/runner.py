@@ -63,7 +63,7 @@ from paqad.embed.base import Embedder
 from paqad.errors import EvaluationError, UsageError
 from paqad.evaluate.cases import SHOULD_SKIP, EvalCase, load_cases, project_dir
 from paqad.evaluate.gate import HIT_K, CaseResult, GateThresholds, count_tokens
-from paqad.evaluate.git_cases import GIT_NAMED, MAX_GOLD_FILES, checkout_into, git_cases, git_toplevel
+from paqad.evaluate.git_cases import GIT_NAMED, MAX_GOLD_FILES, GitScan, checkout_into, git_cases, git_toplevel
 from paqad.evaluate.metrics import distinct_files, recall_at_k, reciprocal_rank
 from paqad.evaluate.report import MODE_ARMS, MODES, RULES, EvalReport, build_report, load_snapshot, align_with_snapshot
 from paqad.evaluate.retrievers import ARM_RETRIEVERS, EvalIndex, Retriever
@@ -235,6 +235,42 @@ def run_builtin(settings: Settings, embedder: Embedder, mode: str, *, use_cache:
     return out, meta
 
 
+def _no_usable_commit(scan: GitScan, count: int, top: Path) -> EvaluationError:
+    """The error for a ``--from-git`` history without a commit that makes a case (none is raised here)."""
+    why = (f"the {len(scan.ignored)} that change non-test source files change more than {MAX_GOLD_FILES} each"
+           if scan.ignored else "none changes a non-test source file")
+    return EvaluationError(f"--from-git {count}: no usable commit among the last {scan.scanned} of the first-parent "
+                           f"history of {top}: {why}")
+
+
+def _git_meta(top: Path, count: int, scan: GitScan, results: list[CaseResult], skipped: list[dict], timing: dict) -> dict:
+    """The ``meta`` of a ``--from-git`` run: its source, the ignored and skipped commits, ``timing``
+    (``index`` and ``query_seconds``) and the commit list; ``results`` are the last arm's."""
+    commits = scan.cases
+    used = len(commits) - len(skipped)
+    named = sum(1 for r in results if r.case_class == GIT_NAMED)
+    ignored = f"; {len(scan.ignored)} ignored: more than {MAX_GOLD_FILES} changed source files" if scan.ignored else ""
+    meta = {
+        "source": "git",
+        "source_detail": f"git history of {top}: {used} commit cases ({named} name a changed file in their message)"
+                         f"{ignored}",
+        "repository": str(top),
+        "commits_requested": count,
+        "commits_scanned": scan.scanned,
+        "ignored": {
+            "count": len(scan.ignored), "max_files": MAX_GOLD_FILES,
+            "reason": f"changes more than {MAX_GOLD_FILES} non-test source files: no top {HIT_K} can hold its gold set",
+            "commits": [{"id": f"git-{c.commit[:10]}", "commit": c.commit, "files": c.files, "subject": c.subject}
+                        for c in scan.ignored],
+        },
+        **timing,
+        "skipped": skipped,
+        "commits": [{"id": c.case.id, "commit": c.commit, "parent": c.parent, "named": c.named, "subject": c.case.notes}
+                    for c in commits],
+    }
+    return meta
+
+
 def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode: str, *, use_cache: bool = True,
             progress: Progress | None = None, log: Log | None = None,
             retrievers: Mapping[str, Retriever] | None = None) -> tuple[dict[str, list[CaseResult]], dict]:
@@ -256,10 +292,7 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
     scan = git_cases(top, count)
     commits = scan.cases
     if not commits:
-        why = (f"the {len(scan.ignored)} that change non-test source files change more than {MAX_GOLD_FILES} each"
-               if scan.ignored else "none changes a non-test source file")
-        raise EvaluationError(f"--from-git {count}: no usable commit among the last {scan.scanned} of the first-parent "
-                         f"history of {top}: {why}")
+        raise _no_usable_commit(scan, count, top)
     arms = _arm_names(mode)
     out: dict[str, list[CaseResult]] = {arm: [] for arm in arms}
     skipped: list[dict] = []
@@ -292,29 +325,27 @@ def run_git(repo: Path, count: int, settings: Settings, embedder: Embedder, mode
                 for arm in arms:
                     out[arm].append(run_case(index_view, case, arm, retrievers.get(arm)))
             query_seconds += time.perf_counter() - started
-    used = len(commits) - len(skipped)
-    named = sum(1 for r in out[arms[-1]] if r.case_class == GIT_NAMED)
-    ignored = f"; {len(scan.ignored)} ignored: more than {MAX_GOLD_FILES} changed source files" if scan.ignored else ""
-    meta = {
-        "source": "git",
-        "source_detail": f"git history of {top}: {used} commit cases ({named} name a changed file in their message)"
-                         f"{ignored}",
-        "repository": str(top),
-        "commits_requested": count,
-        "commits_scanned": scan.scanned,
-        "ignored": {
-            "count": len(scan.ignored), "max_files": MAX_GOLD_FILES,
-            "reason": f"changes more than {MAX_GOLD_FILES} non-test source files: no top {HIT_K} can hold its gold set",
-            "commits": [{"id": f"git-{c.commit[:10]}", "commit": c.commit, "files": c.files, "subject": c.subject}
-                        for c in scan.ignored],
-        },
-        "index": {"embedded": embedded, "cached": cached, "seconds": round(index_seconds, 2)},
-        "query_seconds": round(query_seconds, 2),
-        "skipped": skipped,
-        "commits": [{"id": c.case.id, "commit": c.commit, "parent": c.parent, "named": c.named, "subject": c.case.notes}
-                    for c in commits],
-    }
-    return out, meta
+    timing = {"index": {"embedded": embedded, "cached": cached, "seconds": round(index_seconds, 2)},
+              "query_seconds": round(query_seconds, 2)}
+    return out, _git_meta(top, count, scan, out[arms[-1]], skipped, timing)
+
+
+def _checked_snapshot(mode: str, from_git: int | None, baseline: Path | None) -> dict | None:
+    """The baseline snapshot ``rag-vs-candidate`` compares with (None for other modes), after
+    checking the options; raises UsageError for an unknown mode, a bad ``--from-git`` count or a
+    ``--baseline`` missing or given to another mode."""
+    if mode not in MODES:
+        raise UsageError(f"--mode {mode}: unknown; use one of {', '.join(MODES)}")
+    if from_git is not None and from_git < 1:
+        raise UsageError(f"--from-git {from_git}: give a number of commits of at least 1")
+    snapshot = None
+    if mode == "rag-vs-candidate":
+        if baseline is None:
+            raise UsageError("--mode rag-vs-candidate needs --baseline SNAPSHOT.json (write one with --save-snapshot)")
+        snapshot = load_snapshot(baseline)
+    elif baseline is not None:
+        raise UsageError(f"--baseline is only used with --mode rag-vs-candidate, not {mode}")
+    return snapshot
 
 
 def run_eval(
@@ -342,17 +373,7 @@ def run_eval(
     Raises PaqadError for an unknown mode, a missing or unreadable baseline, a mismatch between
     the baseline's cases and this run's, or ``--from-git`` problems.
     """
-    if mode not in MODES:
-        raise UsageError(f"--mode {mode}: unknown; use one of {', '.join(MODES)}")
-    if from_git is not None and from_git < 1:
-        raise UsageError(f"--from-git {from_git}: give a number of commits of at least 1")
-    snapshot = None
-    if mode == "rag-vs-candidate":
-        if baseline is None:
-            raise UsageError("--mode rag-vs-candidate needs --baseline SNAPSHOT.json (write one with --save-snapshot)")
-        snapshot = load_snapshot(baseline)
-    elif baseline is not None:
-        raise UsageError(f"--baseline is only used with --mode rag-vs-candidate, not {mode}")
+    snapshot = _checked_snapshot(mode, from_git, baseline)
     settings = settings or load_settings(user_paths)
     if embedder is None:
         from paqad.embed.factory import get_embedder

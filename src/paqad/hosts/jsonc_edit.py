@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paqad.errors import ConfigError
+from paqad.hosts.jsonfile import comment_end
 
 
 class JsoncEditError(ConfigError):
@@ -49,12 +50,8 @@ def _skip(text: str, i: int) -> int:
     while i < n:
         if text[i] in " \t\r\n\ufeff":
             i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
+        elif (end := comment_end(text, i)) is not None:
+            i = end
         else:
             break
     return i

@@ -105,6 +105,19 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
+def comment_end(text: str, i: int) -> int | None:
+    """Where the ``//`` or ``/* */`` comment starting at ``text[i]`` ends (the index after it; a
+    line comment ends before its newline, an unclosed one at the end of ``text``), or None when no
+    comment starts there. The one JSONC comment rule of the reader and of ``jsonc_edit``."""
+    if text.startswith("//", i):
+        end = text.find("\n", i)
+        return len(text) if end < 0 else end
+    if text.startswith("/*", i):
+        end = text.find("*/", i + 2)
+        return len(text) if end < 0 else end + 2
+    return None
+
+
 def strip_json_comments(text: str) -> str:
     """``text`` without ``//`` and ``/* */`` comments outside strings (JSONC, as Gemini CLI and
     Copilot CLI read their files), trailing commas left as they are."""
@@ -126,12 +139,8 @@ def strip_json_comments(text: str) -> str:
             in_string = True
             out.append(ch)
             i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
+        elif (end := comment_end(text, i)) is not None:
+            i = end
         else:
             out.append(ch)
             i += 1

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -317,17 +317,9 @@ class _StrictServer(MCPServer):
             raise
 
 
-def build_server(paths: ProjectPaths, settings: Settings | None = None, *, structured: bool = True) -> tuple[MCPServer, CodeSearch]:
-    """The MCP server with its tools registered, and the :class:`CodeSearch` behind them.
-
-    ``structured``: each answer carries ``structured_content`` (and each tool an output schema)
-    next to the Markdown text. Without it the answer is the Markdown alone: the entries
-    ``hooks install --mcp`` writes use that (``paqad-ai mcp --text-only``), because Claude Code
-    2.1 and Codex 0.171 show the model the structured content (as JSON) instead of the text
-    when both are present.
-    """
-    engine = CodeSearch(paths, settings)
-    server = _StrictServer(SERVER_NAME, instructions=SERVER_INSTRUCTIONS, version=__version__)
+def _answerer(structured: bool) -> Callable[[Any, Any], CallToolResult]:
+    """``answer(call, markdown)``: runs ``call()``, turning a PaqadError or ValueError into a ToolError,
+    and wraps its result as Markdown text (plus ``structured_content`` when ``structured``)."""
 
     def answer(call: Any, markdown: Any) -> CallToolResult:
         try:
@@ -336,6 +328,13 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
             raise ToolError(str(exc)) from None
         return CallToolResult(content=[TextContent(type="text", text=markdown(data))],
                               structured_content=data.model_dump(mode="json") if structured else None)
+
+    return answer
+
+
+def _search_tools(engine: CodeSearch, answer: Callable[[Any, Any], CallToolResult]) -> tuple[Callable, Callable]:
+    """The ``search_code`` and ``find_symbol`` tools over ``engine`` (their names, parameters and
+    docstrings are what the MCP client sees)."""
 
     def search_code(
         query: Annotated[str, Field(description='what you are looking for, in words or identifiers ("where are retries configured")')],
@@ -365,6 +364,12 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
         """
         return answer(lambda: engine.find_symbol(name, top_k, path_prefix, include, exclude), fmt.symbol_markdown)
 
+    return search_code, find_symbol
+
+
+def _inspect_tools(engine: CodeSearch, answer: Callable[[Any, Any], CallToolResult]) -> tuple[Callable, Callable]:
+    """The ``grep_code`` and ``index_status`` tools over ``engine``."""
+
     def grep_code(
         pattern: Annotated[str, Field(description="the exact text to find, or a Python regular expression with regex=true")],
         regex: Annotated[bool, Field(description="treat pattern as a regular expression")] = False,
@@ -390,6 +395,23 @@ def build_server(paths: ProjectPaths, settings: Settings | None = None, *, struc
         except PaqadError as exc:
             raise ToolError(str(exc)) from None
 
+    return grep_code, index_status
+
+
+def build_server(paths: ProjectPaths, settings: Settings | None = None, *, structured: bool = True) -> tuple[MCPServer, CodeSearch]:
+    """The MCP server with its tools registered, and the :class:`CodeSearch` behind them.
+
+    ``structured``: each answer carries ``structured_content`` (and each tool an output schema)
+    next to the Markdown text. Without it the answer is the Markdown alone: the entries
+    ``hooks install --mcp`` writes use that (``paqad-ai mcp --text-only``), because Claude Code
+    2.1 and Codex 0.171 show the model the structured content (as JSON) instead of the text
+    when both are present.
+    """
+    engine = CodeSearch(paths, settings)
+    server = _StrictServer(SERVER_NAME, instructions=SERVER_INSTRUCTIONS, version=__version__)
+    answer = _answerer(structured)
+    search_code, find_symbol = _search_tools(engine, answer)
+    grep_code, index_status = _inspect_tools(engine, answer)
     for fn, output, title in ((search_code, SearchOutput, "Search code"), (find_symbol, SymbolOutput, "Find a symbol's definition"),
                               (grep_code, GrepOutput, "Grep the indexed files"), (index_status, None, "Index status")):
         if output is not None:

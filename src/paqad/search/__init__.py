@@ -20,7 +20,7 @@ from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.results import SearchResponse, SearchResult
 from paqad.store.state import embedding_changes
 from paqad.search.signals import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like, is_test_path
-from paqad.search.confidence import calibration_for
+from paqad.search.confidence import calibration_for, monotone_confidence
 from paqad.search.ranking import POOL_SIZE, Pools, RankingOptions, ablations, gather, rank
 
 __all__ = [
@@ -99,8 +99,8 @@ def search(
         ranking = options if model is not None else replace(options, dense=False)
         calibration = calibration_for(model.model_id if model is not None else None)
         results = rank(store, pools, top_n=top_n or settings.rag_top_n, options=ranking, calibration=calibration)
-        # Which results have a cosine is decided here, at the boundary, not inside the ranking.
-        results = [r if r.chunk_id in pools.cosine else replace(r, semantic=False) for r in results]
+        results = [r if r.chunk_id in pools.cosine else replace(r, semantic=False) for r in results]  # cosine known?
+        results = monotone_confidence(results) if calibration is not None else results  # DESIGN §8.5
         return SearchResponse(tuple(results), degraded if use_dense else None, coverage)
     finally:
         if own:

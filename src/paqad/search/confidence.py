@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib.resources import files
+from typing import Sequence
+
+from paqad.search.results import SearchResult
 
 FEATURES = (
     "cosine", "cosine_gap", "bm25_rel", "inv_dense_rank", "inv_lexical_rank", "both", "inv_fused_rank",
@@ -143,3 +146,22 @@ def calibration_for(model_id: str | None) -> Calibration | None:
     if model_id is None:
         return load_calibration(KEYWORD_ONLY)
     return load_calibration(model_id) or load_calibration(AGNOSTIC)
+
+
+def monotone_confidence(results: Sequence[SearchResult]) -> list[SearchResult]:
+    """``results`` (best first, as ranked) with confidence made non-increasing in rank.
+
+    Each result's confidence becomes the minimum of its own and every better-ranked result's
+    (a cumulative minimum): "match %" never rises down the list, so the floor's bands are
+    prefixes of the ranking and no delivered passage ranks below a dropped one (DESIGN §8.5).
+    The minimum, not a pooled mean, because a lower-ranked result's higher estimate is no
+    evidence for the one above it. A result without a calibrated confidence is capped on its
+    cosine (the floor's fallback) and then carries the capped value as its confidence.
+    """
+    out: list[SearchResult] = []
+    cap = math.inf
+    for result in results:
+        own = result.confidence if result.confidence is not None else result.score
+        cap = min(cap, own)
+        out.append(result if result.confidence == cap else replace(result, confidence=cap))
+    return out

@@ -9,9 +9,10 @@ Two rules keep what is delivered honest:
 
 - comparisons use whole percentages, the same rounded value the section prints
   (:func:`percent`), so "match 75%" never appears under "no match reached the 75% floor";
-- the best-ranked result is never dropped for lower-ranked prose: when only Markdown/text passes
-  the floor below a better-ranked code result, the code result is delivered first (labelled with
-  its own, lower, confidence).
+- bands are monotone in rank (:func:`~paqad.search.confidence.monotone_confidence`): within one
+  answer a result's confidence is at most that of every better-ranked one, so the confident and
+  the relief results are each a prefix of the fused list, listed best first, and no delivered
+  result ranks below one that was dropped.
 
 A result's confidence is :attr:`SearchResult.confidence` (the calibrated probability); a result
 without one (no calibration shipped for its model) falls back to its cosine.
@@ -21,15 +22,32 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
 from typing import Sequence
 
 from paqad.config import MAX_RELIEF_RESULTS
+from paqad.search.confidence import monotone_confidence
 from paqad.search.results import SearchResult
 
-CONFIDENT = "confident"
-LOW_CONFIDENCE = "low-confidence"
-NOTHING = "nothing"
-PROSE_LANGUAGES = frozenset({"markdown", "text"})
+
+class DeliveryForm(str, Enum):
+    """Which form the floor decided for one query; the values are the strings logs and reports
+    print (a member compares equal to its value: ``DeliveryForm.NOTHING == "nothing"``)."""
+
+    CONFIDENT = "confident"
+    LOW_CONFIDENCE = "low-confidence"
+    NOTHING = "nothing"
+
+    def __str__(self) -> str:  # "confident", not "DeliveryForm.CONFIDENT", in f-strings too
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+CONFIDENT = DeliveryForm.CONFIDENT
+LOW_CONFIDENCE = DeliveryForm.LOW_CONFIDENCE
+NOTHING = DeliveryForm.NOTHING
 
 
 def percent(value: float) -> int:
@@ -47,30 +65,18 @@ def confidence_of(result: SearchResult) -> float:
 class FloorOutcome:
     """What the floor lets through for one query.
 
-    ``form`` is ``"confident"``, ``"low-confidence"`` or ``"nothing"``. ``results`` holds what
-    is delivered, in fused order: every confident result (plus a better-ranked code result, see
-    the module docstring); at most two relief results; or ``()``. ``best_score`` is the highest
-    confidence among all fused results (``None`` when there were none). ``threshold`` and
+    ``form`` is a :class:`DeliveryForm`. ``results`` holds what is delivered, in fused order
+    (best first), with their monotone confidences: every confident result; at most two relief
+    results; or ``()``. ``best_score`` is the highest confidence among all fused results (the
+    first one's, bands being monotone; ``None`` when there were none). ``threshold`` and
     ``relief_floor`` are the confidences the outcome was decided with.
     """
 
-    form: str
+    form: DeliveryForm
     results: tuple[SearchResult, ...]
     best_score: float | None
     threshold: float
     relief_floor: float
-
-
-def _keep_best_ranked(ordered: list[SearchResult], chosen: list[SearchResult]) -> list[SearchResult]:
-    """``chosen`` with the best-ranked result first when only lower-ranked prose made it."""
-    if not chosen or not ordered or ordered[0] in chosen:
-        return chosen
-    first = ordered[0]
-    if first.language in PROSE_LANGUAGES:
-        return chosen
-    if all(r.language in PROSE_LANGUAGES for r in chosen):
-        return [first, *chosen]
-    return chosen
 
 
 def apply_floor(
@@ -78,20 +84,18 @@ def apply_floor(
 ) -> FloorOutcome:
     """Split the fused list ``results`` by confidence (DESIGN §8.6).
 
-    Comparisons are on whole percentages and inclusive (a confidence that prints as the
-    threshold is confident; one that prints as the relief floor is relief). Results are taken in
-    fused order (``fused_rank``), so the relief pair is the two best-fused results in the relief
-    band, not the two most confident. Defaults 0.75 / 0.35 are the ``rag_similarity_threshold`` /
+    Confidences are first made monotone in fused rank (a result never above a better-ranked
+    one), so each band is a prefix of the list. Comparisons are on whole percentages and
+    inclusive (a confidence that prints as the threshold is confident; one that prints as the
+    relief floor is relief). Defaults 0.75 / 0.35 are the ``rag_similarity_threshold`` /
     ``rag_relief_floor`` defaults.
     """
-    ordered = sorted(results, key=lambda r: r.fused_rank)
-    best = max((confidence_of(r) for r in ordered), default=None)
+    ordered = monotone_confidence(sorted(results, key=lambda r: r.fused_rank))
+    best = confidence_of(ordered[0]) if ordered else None
     confident = [r for r in ordered if percent(confidence_of(r)) >= percent(threshold)]
     if confident:
-        return FloorOutcome(CONFIDENT, tuple(_keep_best_ranked(ordered, confident)), best, threshold,
-                            relief_floor)
+        return FloorOutcome(CONFIDENT, tuple(confident), best, threshold, relief_floor)
     relief = [r for r in ordered if percent(confidence_of(r)) >= percent(relief_floor)][:MAX_RELIEF_RESULTS]
     if relief:
-        kept = _keep_best_ranked(ordered, relief)[:MAX_RELIEF_RESULTS]
-        return FloorOutcome(LOW_CONFIDENCE, tuple(kept), best, threshold, relief_floor)
+        return FloorOutcome(LOW_CONFIDENCE, tuple(relief), best, threshold, relief_floor)
     return FloorOutcome(NOTHING, (), best, threshold, relief_floor)

@@ -76,8 +76,29 @@ def yaml_spans(lines: Lines, budget: int) -> list[Span]:
     return _keyed_spans(lines, budget, starts, boundary, "#")
 
 
-def json_spans(lines: Lines, budget: int) -> list[Span]:
-    rows = lines.lines
+def _json_string_end(line: str, col: int) -> int:
+    """The column of the closing quote of the string literal opening at ``col`` (``len(line)`` if unclosed)."""
+    end = col + 1
+    while end < len(line) and line[end] != '"':
+        end += 2 if line[end] == "\\" else 1
+    return end
+
+
+def _add_json_key(starts: list[tuple[int, str | None]], pending_key: tuple[int, str]) -> None:
+    """Record a top-level key at its row; a row holding several keys gets no name."""
+    try:
+        key = str(json.loads(pending_key[1]))
+    except ValueError:
+        key = pending_key[1].strip('"')
+    if starts and starts[-1][0] == pending_key[0]:  # several keys on one line
+        starts[-1] = (pending_key[0], None)
+    else:
+        starts.append((pending_key[0], clip(key, SYMBOL_PART_MAX_CHARS)))
+
+
+def _json_top_keys(rows: list[str]) -> tuple[list[tuple[int, str | None]], list[int]] | None:
+    """``(starts, depth_at_line)``: the ``(row, key)`` of each top-level key and the nesting depth at
+    each row's start; None when the text is not an object (its first character is not ``{``)."""
     depth_at_line = [0] * len(rows)
     starts: list[tuple[int, str | None]] = []
     depth = 0
@@ -92,11 +113,8 @@ def json_spans(lines: Lines, budget: int) -> list[Span]:
             ch = line[col]
             if in_block_comment:
                 end = line.find("*/", col)
-                if end < 0:
-                    col = n
-                    continue
-                in_block_comment = False
-                col = end + 2
+                in_block_comment = end < 0
+                col = n if end < 0 else end + 2
                 continue
             if ch in " \t":
                 col += 1
@@ -110,31 +128,30 @@ def json_spans(lines: Lines, budget: int) -> list[Span]:
             if first_char is None:
                 first_char = ch
                 if ch != "{":
-                    return text_spans(lines, budget)
+                    return None
             if ch == '"':
-                end = col + 1
-                while end < n and line[end] != '"':
-                    end += 2 if line[end] == "\\" else 1
-                literal = line[col : end + 1]
+                end = _json_string_end(line, col)
                 if depth == 1:
-                    pending_key = (row, literal)
+                    pending_key = (row, line[col : end + 1])
                 col = end + 1
                 continue
             if ch == ":" and pending_key is not None and depth == 1:
-                try:
-                    key = str(json.loads(pending_key[1]))
-                except ValueError:
-                    key = pending_key[1].strip('"')
-                if starts and starts[-1][0] == pending_key[0]:  # several keys on one line
-                    starts[-1] = (pending_key[0], None)
-                else:
-                    starts.append((pending_key[0], clip(key, SYMBOL_PART_MAX_CHARS)))
+                _add_json_key(starts, pending_key)
             elif ch in "{[":
                 depth += 1
             elif ch in "}]":
                 depth -= 1
             pending_key = None
             col += 1
+    return starts, depth_at_line
+
+
+def json_spans(lines: Lines, budget: int) -> list[Span]:
+    """Spans of a JSON (or JSONC) object cut at its top-level keys; other JSON is cut as text."""
+    scanned = _json_top_keys(lines.lines)
+    if scanned is None:
+        return text_spans(lines, budget)
+    starts, depth_at_line = scanned
     if not starts:
         return text_spans(lines, budget)
 
