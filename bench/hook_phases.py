@@ -32,13 +32,13 @@ def main() -> None:
 
     search(paths, settings, PROMPT, embedder=None)
     t2 = time.monotonic()
-    embedder, _ = answer._unloaded_embedder(paths, settings)
+    embedder, _ = answer.configured_embedder(paths, settings)
     response = search(paths, settings, PROMPT, embedder=embedder, deadline=time.monotonic() + 60)
     t3 = time.monotonic()
     before = t2 - T0
     print(f"settings {1000 * (t1 - T0):.0f} ms, keyword answer {1000 * (t2 - t1):.0f} ms (everything before it "
           f"{1000 * before:.0f} ms), dense side {1000 * (t3 - t2):.0f} ms = {(t3 - t2) / before:.1f}x; "
-          f"degraded={response.degraded}")
+          f"degraded={response.degraded.words if response.degraded else None}")
 
 
 if __name__ == "__main__":

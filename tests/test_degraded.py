@@ -204,3 +204,10 @@ def test_hook_without_the_model_answers_keyword_only_in_time_and_logs_why(projec
     log = (paths.logs_dir / "hook.log").read_text(encoding="utf-8")
     assert "timeout" not in log and "did not finish" not in log
     assert log.count("\n") == 1 and log.rstrip("\n").endswith(f"host=claude {degraded}")
+    # The same outcome, typed: the missing model is a reason code can branch on (issue 18).
+    from paqad.config import load_settings
+    from paqad.deliver.answer import configured_embedder
+    from paqad.search.degraded import DegradedReason
+
+    embedder, why = configured_embedder(paths, load_settings(paths))
+    assert embedder is None and why.reason is DegradedReason.MODEL_MISSING and why.words == degraded

@@ -236,7 +236,7 @@ def test_a_stopped_embedding_is_not_said_to_continue(git_repo):
         init_project(paths, provider="local", progress=stop_while_embedding)
     settings = load_settings(paths)
     response = search(paths, settings, "which function handles event kind 7?", embedder=get_embedder(settings, paths))
-    assert "embedding continues" not in response.degraded
+    assert "embedding continues" not in response.degraded.words
     assert re.search(r"\(\d+% so far; no process is embedding now: the next `paqad-ai rag refresh-context` \(the prompt "
                      r"hook starts one on every prompt\) or `paqad-ai rag init` finishes it\); keyword search only$",
-                     response.degraded), response.degraded
+                     response.degraded.words), response.degraded

@@ -356,16 +356,21 @@ def test_a_dense_side_that_misses_the_deadline_leaves_a_keyword_answer(indexed: 
     would be waited for, so the answer is the keyword one, for this prompt, saying so."""
     from paqad.deliver.answer import section_for_prompt
     from paqad.search import search
+    from paqad.search.degraded import Degraded, DegradedReason
     from paqad.search.dense import LATE
 
     paths = ProjectPaths(indexed)
     settings = load_settings(paths)
     response = search(paths, settings, PROMPT, embedder=None, degraded=None, deadline=time.monotonic())
     assert response.results and not any(r.semantic for r in response.results)
+    # Code branches on the reason, people read the words (issue 18).
+    assert response.degraded == Degraded(DegradedReason.NO_MODEL)
+    assert response.degraded.words == "semantic search unavailable (no embedding model loaded); keyword search only"
     from paqad.embed.factory import get_embedder
 
     late = search(paths, settings, PROMPT, embedder=get_embedder(settings, paths), deadline=time.monotonic())
-    assert late.degraded == f"{LATE}; keyword search only" and late.results[0].path == "src/shop/retry.py" and not late.results[0].semantic
+    assert late.degraded == Degraded(DegradedReason.LATE)
+    assert late.degraded.words == f"{LATE}; keyword search only" and late.results[0].path == "src/shop/retry.py" and not late.results[0].semantic
     section = section_for_prompt(paths, settings, PROMPT, time.monotonic())
     assert section.startswith(
         '## Retrieved context\n\nQuery: this prompt "how are failed calls retried with exponential backoff?"\n'

@@ -314,7 +314,8 @@ def test_a_password_never_sits_in_a_settings_file(git_repo, tmp_path, monkeypatc
     assert code == 2 and "rag_team_store='mysql://db/paqad' is not valid" in err
     (root / ".paqad" / "configs" / ".config.team").unlink()
     # In the environment a password is accepted, and status never shows it.
-    monkeypatch.setenv("PAQAD_RAG_TEAM_STORE", f"postgresql://dev:hunter2@127.0.0.1:{pg_cluster._free_port()}/paqad")
+    port = pg_cluster._free_port()  # nothing listens there: the store is unreachable
+    monkeypatch.setenv("PAQAD_RAG_TEAM_STORE", f"postgresql://dev:hunter2@127.0.0.1:{port}/paqad")
     code, out, _ = run_cli("rag", "status", "--json", project=root)
     assert code == 0 and "hunter2" not in out
     import json
@@ -322,6 +323,13 @@ def test_a_password_never_sits_in_a_settings_file(git_repo, tmp_path, monkeypatc
     data = json.loads(out)
     assert data["settings"]["rag_team_store"]["value"].startswith("postgresql://dev@127.0.0.1:")
     assert data["team_store"]["reachable"] is False and "unreachable" in data["team_store"]["detail"]
+    # The text form names the store too, on the line after the settings and the index.
+    code, out, _ = run_cli("rag", "status", project=root)
+    assert code == 0 and "hunter2" not in out
+    assert out.splitlines()[-1] == (
+        f"Team store: postgresql://dev@127.0.0.1:{port}/paqad (read-write), unreachable (connection failed: "
+        f'connection to server at "127.0.0.1", port {port} failed: Connection refused); '
+        "0 of this index's vectors came from it")
 
 
 def test_the_prompt_hook_process_never_loads_the_driver():

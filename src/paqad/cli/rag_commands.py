@@ -8,6 +8,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,12 +16,14 @@ from paqad.config import PROVIDERS, load_settings
 from paqad.errors import (
     ConfirmationNeededError,
     IndexMissingError,
-    ProjectPathError,
     UsageError,
     UserFileError,
 )
 from paqad.cli.options import project_root_option, resolve_paths
 from paqad.project import ProjectPaths
+
+if TYPE_CHECKING:
+    from paqad.status import Status
 
 
 
@@ -260,56 +263,59 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
     from paqad.status import status as project_status
 
     report = project_status(paths)
-    data = report.to_dict()
     if as_json:
-        click.echo(json.dumps(data, indent=2, default=str))
+        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
         return
+    click.echo("\n".join(_status_lines(report)))
+
+
+def _status_lines(report: Status) -> list[str]:
+    """``rag status`` for people: the settings table, the index, the last refresh, the key, the team store."""
     from paqad.cli.table import aligned
 
     lines = ["Settings:"]
-    settings_rows = [[name, str(item["value"]), item["source"]] for name, item in data["settings"].items()]
+    settings_rows = [[s.name, str(s.value), s.source] for s in report.settings]
     lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
-    idx = data["index"]
     lines.append(report.index.headline())
-    if idx["built_at"]:
-        langs = ", ".join(f"{k} {v} ({idx['chunking'].get(k, '?')})" for k, v in list(idx["languages"].items())[:8])
-        if idx["build_running"]:
-            lines.append(f"  a build is running (pid {idx['build_running']['pid']})")
-        lines.append(f"  provider/model: {idx['provider']} / {idx['model']} ({idx['dimension']}-d)")
-        lines.append(f"  confidence calibration: {data['calibration'] or 'none shipped (the cosine stands in)'}")
-        lines.append(f"  files: {idx['files']}   chunks: {idx['chunks']}   size: {idx['size_bytes'] / 1e6:.1f} MB")
-        if idx["semantic_coverage"] < 1:
-            lines.append(f"  semantic coverage: {int(idx['semantic_coverage'] * 100)}% ({idx['embedded_chunks']:,} of "
-                         f"{idx['chunks']:,} chunks have vectors; the rest match by keywords only until embedding "
-                         "finishes: `paqad-ai rag refresh-context` continues it)")
-        lines.append(f"  languages: {langs}")
-        if idx["rejected"]:
-            skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx["rejected"].items(), key=lambda kv: -kv[1]))
-            lines.append(f"  skipped: {sum(idx['rejected'].values())} ({skipped})")
-        from paqad.index.sync import large_sources_note
-
-        note = large_sources_note([(i["path"], i["bytes"]) for i in idx.get("large_sources", [])],
-                                  data["settings"]["rag_max_file_size"]["value"])
-        if note:
-            lines.append(f"  {note}")
-        lines.append(f"  built: {_fmt_time(idx['built_at'])}   refreshed: {_fmt_time(idx['refreshed_at'])}")
-    last = data["last_refresh"]
+    if report.index.built_at:
+        lines += _index_lines(report)
+    last = report.last_refresh
     if last:
         lines.append(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
-    if "api_key" in data:
-        key = data["api_key"]
-        lines.append(f"API key {key['variable']}: " + (f"found in {key['found_in']}" if key["found_in"] else "not found"))
-    click.echo("\n".join(lines))
+    if report.api_key is not None:
+        key = report.api_key
+        lines.append(f"API key {key.variable}: " + (f"found in {key.found_in}" if key.found_in else "not found"))
+    if report.team_store is not None:
+        lines.append(report.team_store.describe())
+    return lines
 
 
-def _checked_prefix(paths: ProjectPaths, prefix: str) -> str:
-    """A ``--path`` value as a project-relative folder; error if outside the project or absent."""
-    from paqad.project import project_relative
+def _index_lines(report: Status) -> list[str]:
+    """The indented lines under ``Index: ...`` for an index with a completed build."""
+    from paqad.index.languages import chunking_for
+    from paqad.index.sync import large_sources_note
 
-    rel = project_relative(paths.root, prefix, "--path")
-    if not (paths.root / rel).exists():
-        raise ProjectPathError(f"--path {prefix}: no such file or folder in the project")
-    return rel
+    idx = report.index
+    coverage = round(idx.coverage, 4)  # the value `--json` shows as semantic_coverage
+    langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:8])
+    lines = [f"  a build is running (pid {idx.build_running['pid']})"] if idx.build_running else []
+    lines.append(f"  provider/model: {idx.provider} / {idx.model} ({idx.dimension}-d)")
+    lines.append(f"  confidence calibration: {report.calibration or 'none shipped (the cosine stands in)'}")
+    lines.append(f"  files: {idx.files}   chunks: {idx.chunks}   size: {idx.size_bytes / 1e6:.1f} MB")
+    if coverage < 1:
+        lines.append(f"  semantic coverage: {int(coverage * 100)}% ({idx.embedded:,} of "
+                     f"{idx.chunks:,} chunks have vectors; the rest match by keywords only until embedding "
+                     "finishes: `paqad-ai rag refresh-context` continues it)")
+    lines.append(f"  languages: {langs}")
+    if idx.rejected:
+        skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
+        lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped})")
+    max_size = next(s.value for s in report.settings if s.name == "rag_max_file_size")
+    note = large_sources_note(list(idx.large_sources), max_size)
+    if note:
+        lines.append(f"  {note}")
+    lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
+    return lines
 
 
 def _decode_stdin(stream) -> str:
@@ -373,74 +379,29 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
       paqad-ai rag probe "where are HTTP retries configured"
       git diff | paqad-ai rag probe - --json
     """
-    from paqad.build import sync
-    from paqad.search import load_embedder, search
-    from paqad.status import require_complete_index
-    from paqad.store import index_exists, require_same_embedding
+    from paqad.cli.progress import PlainProgress
+    from paqad.jobs.probe import probe as run_probe
 
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
-    if not index_exists(paths):
-        raise IndexMissingError()
-    require_same_embedding(paths, settings)  # another provider/model/precision: refuse in one line (README)
-    if path_prefix:
-        path_prefix = _checked_prefix(paths, path_prefix)
-    embedder, degraded = load_embedder(paths, settings)
-    if degraded:
-        _warn(degraded + ("" if no_sync else "; index not synced (the previous index is kept)"))
-    elif not no_sync:
-        # Edited files only: a stale index is refused (IndexStaleError names `rag rebuild`), an
-        # unfinished embedding is left to refresh/init, and a slow sync prints plain progress.
-        from paqad.cli.progress import PlainProgress
-
-        try:
-            report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False,
-                          progress=PlainProgress(chatty=False))
-        except OSError as exc:  # a read-only .paqad/: searching needs no write
-            _warn(f"index not synced ({exc.strerror}: {exc.filename}); searched the last committed index")
-        else:
-            if report is not None and report.files_removed:
-                _note(f"sync: {report.files_removed} file(s) left the index (deleted, or now excluded by the "
-                      "settings or ignore rules: `paqad-ai rag status --explain PATH` says why)")
-    require_complete_index(paths)  # a first build still running is not "no results"
-    response = search(paths, settings, text, top_n=top_n, path_prefix=path_prefix, embedder=embedder, degraded=degraded)
-    if response.degraded and not degraded:  # the model failed while embedding the query
-        _warn(response.degraded)
-    if response.coverage < 1.0:
-        _note(f"semantic coverage partial: {int(response.coverage * 100)}% of the chunks have vectors so far; "
-              "the rest match by keywords only (no cosine)")
-    results = response.results
-    floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
-    from paqad.search.floor import confidence_of, percent
-
-    rows = []
-    for r in results:
-        confidence = confidence_of(r)
-        band = ("confident" if percent(confidence) >= percent(floor)
-                else "relief" if percent(confidence) >= percent(relief) else "below")
-        rows.append({
-            "rank": r.fused_rank, "path": r.path, "start_line": r.start_line, "end_line": r.end_line,
-            "symbol": r.symbol, "confidence": round(confidence, 4), "cosine": round(r.score, 4) if r.semantic else None,
-            "score": round(r.score, 4), "fused_rank": r.fused_rank, "dense_rank": r.dense_rank,
-            "lexical_rank": r.lexical_rank, "band": band, "above_floor": band == "confident",
-            "above_relief": band != "below", "gap_to_floor": round(confidence - floor, 4), "semantic": r.semantic,
-        })
+    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,
+                       progress=PlainProgress(chatty=False), warn=_warn, note=_note)
     if as_json:
-        click.echo(json.dumps({"query": text, "threshold": floor, "relief_floor": relief, "degraded": response.degraded,
-                               "semantic_coverage": round(response.coverage, 4), "results": rows}, indent=2))
+        click.echo(json.dumps(result.to_dict(), indent=2))
         return
+    from paqad.search.floor import percent
     from paqad.cli.table import aligned, terminal_width
 
     table = [
-        [str(row["rank"]), f"{percent(row['confidence'])}%", row["band"], f"{row['cosine']:.3f}" if row["cosine"] is not None else "-",
-         f"{row['path']}:{row['start_line']}", f"{row['start_line']}-{row['end_line']}", row["symbol"] or ""]
-        for row in rows
+        [str(row.rank), f"{percent(row.confidence)}%", row.band, f"{row.cosine:.3f}" if row.cosine is not None else "-",
+         f"{row.path}:{row.start_line}", f"{row.start_line}-{row.end_line}", row.symbol or ""]
+        for row in result.rows
     ]
     if table:
         header = ("rank", "match", "band", "cosine", "location", "lines", "symbol")
         click.echo("\n".join(aligned(header, table, right=frozenset({0, 1, 3}), width=terminal_width())))
-    if not rows:
+    if not result.rows:
         click.echo("No results.")
 
 

@@ -18,7 +18,7 @@ from paqad.deliver.delivery import deliver
 from paqad.deliver.query import prompt_words
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths, index_exists
-from paqad.search.dense import LATE
+from paqad.search.degraded import LATE, NOT_STARTED, Degraded, DegradedReason
 
 RENDER_MARGIN_SECONDS = 0.03  # of the hook's deadline, kept to fuse, floor and render the answer
 # In a process that has not loaded the model yet, the dense side (numpy, onnxruntime and tokenizer
@@ -30,9 +30,8 @@ RENDER_MARGIN_SECONDS = 0.03  # of the hook's deadline, kept to fuse, floor and 
 DENSE_COST_FACTOR = 3.0
 # What the keyword section says when the dense side is skipped by that rule (issue 20 item 10: it
 # was never started, so "did not finish" would be untrue); LATE when it was started and missed.
-NOT_STARTED = ("semantic search was not started: the model would not have loaded within the hook's budget "
-               "(rag_hook_budget_ms) on this machine now")
-KEYWORD_ONLY_NOT_STARTED = f"{NOT_STARTED}; keyword search only"
+KEYWORD_ONLY_NOT_STARTED = Degraded(DegradedReason.NOT_STARTED)
+__all__ = ["NOT_STARTED", "configured_embedder", "section_for_prompt"]
 
 
 def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, deadline: float, embedder=None, *,
@@ -71,26 +70,26 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
                 return keyword.section
             # The dense side starts now: if the hook sends this section at its deadline, the
             # dense side was late, and the section says that.
-            keyword_first(keyword.section.replace(KEYWORD_ONLY_NOT_STARTED, LATE, 1))
+            keyword_first(keyword.section.replace(KEYWORD_ONLY_NOT_STARTED.words, LATE, 1))
         why = None
         if embedder is None:
             embedder, why = configured_embedder(paths, settings)
             if why and warn is not None:
-                warn(why)
+                warn(why.words)
         delivery = deliver(paths, settings, prompt, label, embedder=embedder, degraded=why, store=store,
                            deadline=deadline - RENDER_MARGIN_SECONDS)
-    if delivery.degraded and warn is not None and why is None and not delivery.degraded.startswith(LATE):
-        warn(delivery.degraded)
+    if delivery.degraded and warn is not None and why is None and delivery.degraded.reason is not DegradedReason.LATE:
+        warn(delivery.degraded.words)
     return delivery.section
 
 
 def configured_embedder(paths: ProjectPaths, settings: Settings):
     """``(embedder, None)``: the configured embedder without loading its model (that is the
-    dense side's job), or ``(None, why)``: one line naming the problem and the fix. Never fetches
+    dense side's job), or ``(None, why)``: a :class:`Degraded` whose words name the problem and the fix. Never fetches
     a model (the hook and the warm process must not download)."""
     from paqad.embed.factory import get_embedder
 
     try:
         return get_embedder(settings, paths, fetch=False), None
     except PaqadError as exc:
-        return None, f"semantic search unavailable ({exc}); keyword search only"
+        return None, Degraded.from_error(exc)

@@ -20,6 +20,7 @@ from paqad.embed.base import Embedder
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
 from paqad.search import search
+from paqad.search.degraded import Degraded
 from paqad.search.floor import NOTHING, FloorOutcome, apply_floor
 
 
@@ -31,7 +32,7 @@ class Delivery:
     outcome: FloorOutcome
     section: str
     intent: Intent
-    degraded: str | None = None
+    degraded: Degraded | None = None
 
 
 def deliver(
@@ -41,7 +42,7 @@ def deliver(
     label: str,
     *,
     embedder: Embedder | None,
-    degraded: str | None = None,
+    degraded: Degraded | None = None,
     store: store_mod.IndexStore | None = None,
     is_prompt: bool = True,
     deadline: float | None = None,
@@ -57,7 +58,8 @@ def deliver(
         return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
     response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store, deadline=deadline)
     outcome = apply_floor(response.results, threshold, relief)
-    return Delivery(outcome, render_section(outcome, label, response.degraded, coverage=response.coverage), intent,
+    words = response.degraded.words if response.degraded is not None else None
+    return Delivery(outcome, render_section(outcome, label, words, coverage=response.coverage), intent,
                     response.degraded)
 
 

@@ -31,6 +31,7 @@ from paqad.deliver.delivery import deliver
 from paqad.deliver.query import choose_query, read_last_prompt
 from paqad.deliver.session_file import write_section
 from paqad.search import load_embedder
+from paqad.search.degraded import Degraded, DegradedReason
 from paqad.status import record_last_refresh
 
 MAX_CATCH_UP_ROUNDS = 3  # prompts recorded while a refresh runs are answered by at most 3 more rounds
@@ -179,15 +180,15 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
     search_with = embedder
     if embedder is None:
         # Keyword search on the last committed index; syncing needs the model for new chunks.
-        _log_refresh_warning(paths, degraded or "embedding model unavailable")
-        sync_note = f"{degraded}; {NOT_SYNCED}"
+        _log_refresh_warning(paths, degraded.words if degraded else "embedding model unavailable")
+        sync_note = f"{degraded.words if degraded else None}; {NOT_SYNCED}"
     else:
         try:
             report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False)
         except IndexStaleError as exc:  # never a whole rebuild on the side: keyword search, say what to run
             log_failure(paths, "refresh", exc)
             sync_note = f"{exc}; not synced"
-            search_with, degraded = None, f"{exc}; keyword search only"
+            search_with, degraded = None, Degraded(DegradedReason.STALE_INDEX, str(exc))
         except Exception as exc:  # noqa: BLE001 - keep the previous index and section
             log_failure(paths, "refresh", exc)
             return RefreshOutcome(sync_failed_summary(paths, exc), seconds=time.perf_counter() - started)
@@ -209,8 +210,8 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
         delivery = deliver(paths, settings, query.text, query.label, embedder=search_with, degraded=degraded,
                            is_prompt=query.source == "prompt")
         if delivery.degraded and search_with is not None:  # the model failed while embedding the query
-            _log_refresh_warning(paths, delivery.degraded)
-            sync_note = f"{sync_note}; {delivery.degraded}"
+            _log_refresh_warning(paths, delivery.degraded.words)
+            sync_note = f"{sync_note}; {delivery.degraded.words}"
         outcome = delivery.outcome
         write_section(paths.session_context, delivery.section)
         _check_drift(paths, settings)

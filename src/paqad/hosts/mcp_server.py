@@ -41,6 +41,7 @@ from paqad.errors import IndexMissingError, PaqadError
 from paqad.hosts import mcp_tools as fmt
 from paqad.hosts.mcp_tools import GrepOutput, Hit, SearchOutput, SymbolOutput, confine_path_prefix  # noqa: F401 (re-export)
 from paqad.project import ProjectPaths, index_exists
+from paqad.search.degraded import Degraded
 from paqad.search.symbols import definition_pattern, defines_in_text
 
 SERVER_NAME = "paqad-ai"
@@ -69,7 +70,7 @@ class CodeSearch:
         self.sync_budget_s = sync_budget_s
         self._lock = threading.Lock()
         self._embedder: Any = None
-        self._degraded: str | None = None
+        self._degraded: Degraded | None = None
         self._store: Any = None
         self._store_inode: int | None = None
         self._sync_thread: threading.Thread | None = None
@@ -104,7 +105,7 @@ class CodeSearch:
 
             self._embedder, self._degraded = load_embedder(self.paths, self.settings)
             if self._degraded:
-                print(f"paqad-ai mcp: {self._degraded}", file=sys.stderr)
+                print(f"paqad-ai mcp: {self._degraded.words}", file=sys.stderr)
         return self._embedder
 
     # --- freshness ------------------------------------------------------------------------------
@@ -170,8 +171,8 @@ class CodeSearch:
                               degraded=self._degraded, store=self._get_store())
             if embedder is not None and response.degraded:  # the model failed mid-search: stop trying it
                 self._embedder, self._degraded = None, response.degraded
-                print(f"paqad-ai mcp: {response.degraded}", file=sys.stderr)
-        degraded = response.degraded
+                print(f"paqad-ai mcp: {response.degraded.words}", file=sys.stderr)
+        degraded = response.degraded.words if response.degraded is not None else None
         hits = [_hit(r, keyword_only=degraded is not None) for r in response.results if globs.allows(r.path)][:top_k]
         return SearchOutput(query=query, degraded=degraded, index=note, results=hits)
 
@@ -262,7 +263,7 @@ class CodeSearch:
         data = status(self.paths, self.settings).to_dict()
         with self._lock:
             self._get_embedder()
-        data["semantic_search"] = "available" if self._degraded is None else f"unavailable: {self._degraded}"
+        data["semantic_search"] = "available" if self._degraded is None else f"unavailable: {self._degraded.words}"
         return data
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ from paqad.config import Settings
 from paqad.embed.base import Embedder
 from paqad.errors import IndexStaleError, PaqadError
 from paqad.project import ProjectPaths
+from paqad.search.degraded import NO_EMBEDDER, SEMANTIC_MIN_COVERAGE, Degraded, DegradedReason
 from paqad.search.fusion import reciprocal_rank_fusion
 from paqad.search.results import SearchResponse, SearchResult
 from paqad.store.state import embedding_changes
@@ -23,22 +24,17 @@ from paqad.search.confidence import calibration_for, monotone_confidence
 from paqad.search.ranking import POOL_SIZE, Pools, RankingOptions, ablations, gather, rank
 
 __all__ = [
-    "ALL_SIGNALS", "DEFAULT_SIGNALS", "POOL_SIZE", "SEMANTIC_MIN_COVERAGE", "Pools", "RankingOptions", "SearchResponse", "SearchResult",
+    "ALL_SIGNALS", "DEFAULT_SIGNALS", "NO_EMBEDDER", "Degraded", "DegradedReason", "POOL_SIZE", "SEMANTIC_MIN_COVERAGE", "Pools", "RankingOptions", "SearchResponse", "SearchResult",
     "ablations", "gather", "is_code_like", "is_test_path", "load_embedder", "rank", "reciprocal_rank_fusion", "search",
 ]
 
-NO_EMBEDDER = "semantic search unavailable (no embedding model loaded); keyword search only"
-# Below this share of chunks with vectors (an index still embedding), search is keyword-only: a
-# dense ranking over a small embedded part would outvote the keyword hits of the rest. Cursor
-# offers semantic search from about 80% of a repository indexed (shared/ANCHORS.md).
-SEMANTIC_MIN_COVERAGE = 0.8
 
 
-def load_embedder(paths: ProjectPaths, settings: Settings, *, fetch: bool = True) -> tuple[Embedder | None, str | None]:
+def load_embedder(paths: ProjectPaths, settings: Settings, *, fetch: bool = True) -> tuple[Embedder | None, Degraded | None]:
     """The configured embedder with its model loaded, or ``(None, why)`` when it cannot be used.
 
-    ``why`` is one line naming the problem and the fix (e.g. the model files and the
-    ``rag model import`` command). Never raises for a missing, damaged or unloadable model, a
+    ``why`` (its ``words``: one line naming the problem and the fix (e.g. the model files and the
+    ``rag model import`` command)). Never raises for a missing, damaged or unloadable model, a
     missing key or runtime. ``fetch=False`` (the prompt hook) never copies or downloads the model.
     """
     from paqad.embed.factory import load_model
@@ -46,7 +42,7 @@ def load_embedder(paths: ProjectPaths, settings: Settings, *, fetch: bool = True
     try:
         return load_model(settings, paths, fetch=fetch), None
     except PaqadError as exc:
-        return None, f"semantic search unavailable ({exc}); keyword search only"
+        return None, Degraded.from_error(exc)
 
 
 def search(
@@ -57,7 +53,7 @@ def search(
     top_n: int | None = None,
     path_prefix: str | None = None,
     embedder: Embedder | None = None,
-    degraded: str | None = None,
+    degraded: Degraded | None = None,
     options: RankingOptions = RankingOptions(),
     store: store_mod.IndexStore | None = None,
     deadline: float | None = None,
@@ -96,10 +92,10 @@ def search(
         except PaqadError as exc:
             if model is None or isinstance(exc, IndexStaleError):
                 raise
-            degraded, model = f"semantic search unavailable ({exc}); keyword search only", None
+            degraded, model = Degraded.from_error(exc), None
             pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
         if pools.dense_missing is not None:  # the deadline or the model left the dense pool out
-            degraded, model = f"{pools.dense_missing}; keyword search only", None
+            degraded, model = pools.dense_missing, None
         ranking = options if model is not None else replace(options, dense=False)
         calibration = calibration_for(model.model_id if model is not None else None)
         results = rank(store, pools, top_n=top_n or settings.rag_top_n, options=ranking, calibration=calibration)
@@ -122,22 +118,22 @@ def _who_embeds(paths: ProjectPaths) -> str:
 
 
 def _dense_embedder(paths: ProjectPaths, settings: Settings, meta: dict, coverage: float, embedder: Embedder | None,
-                    degraded: str | None, deadline: float | None) -> tuple[Embedder | None, str | None]:
+                    degraded: Degraded | None, deadline: float | None) -> tuple[Embedder | None, Degraded | None]:
     """The embedder the dense side may use on this index, and the degraded line when none: too
     few chunks with vectors, settings changed since the build, or no embedder given. Raises
     IndexStaleError (without a deadline) for an embedder the index was not built with."""
     if embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
-        embedder, degraded = None, (f"semantic search starts once {SEMANTIC_MIN_COVERAGE:.0%} of the chunks have vectors "
-                                    f"({int(coverage * 100)}% so far; {_who_embeds(paths)}); keyword search only")
+        embedder, degraded = None, Degraded(DegradedReason.STILL_EMBEDDING,
+                                            f"{int(coverage * 100)}% so far; {_who_embeds(paths)}")
     changed = embedding_changes(meta, settings)
     if changed:  # settings changed since the build: say it in the user's terms, not fingerprints
         if deadline is None and embedder is not None:
             raise IndexStaleError(changed)
-        embedder, degraded = None, f"index is stale ({'; '.join(changed)}); run `paqad-ai rag rebuild`; keyword search only"
+        embedder, degraded = None, Degraded(DegradedReason.STALE_SETTINGS, "; ".join(changed))
     if embedder is not None and deadline is None:
         if meta.get("fingerprint") and meta["fingerprint"] != embedder.fingerprint:
             raise IndexStaleError([f"index was built with {meta.get('model')} ({meta.get('fingerprint')}), "
                                    f"not {embedder.model_id}"])
     if embedder is None:
-        degraded = degraded or NO_EMBEDDER
+        degraded = degraded or Degraded(DegradedReason.NO_MODEL)
     return embedder, degraded

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paqad.errors import IndexStaleError, IndexVersionError
+from paqad.search.degraded import LATE, Degraded, DegradedReason  # noqa: F401 - LATE: its old home
 
 if TYPE_CHECKING:  # numpy is imported on the dense side only: keyword search never waits for it
     import numpy as np
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # numpy is imported on the dense side only: keyword search ne
 # The query vector is computed in a second thread while SQLite ranks BM25: both release the GIL.
 _DENSE_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paqad-dense")
 BLOCK_ROWS = 1024  # rows per matrix-vector product: stays in cache and on one BLAS thread
-LATE = "semantic search did not finish within the hook's budget"
 MAX_WAIT_SECONDS = 3600.0  # a far (or infinite) deadline waits this long at most
 
 
@@ -39,7 +39,7 @@ class DenseSide:
     ranking: list[int] = field(default_factory=list)
     ids: "np.ndarray | None" = None
     sims: "np.ndarray | None" = None
-    missing: str | None = None
+    missing: Degraded | None = None
 
     def cosines(self, candidates: set[int]) -> dict[int, float]:
         return cosines_of(self.ids, self.sims, candidates) if self.ids is not None and len(self.ids) else {}
@@ -102,20 +102,20 @@ def finish_dense(store: "store_mod.IndexStore", job: Future | None, pool: int, a
     if job is None:
         return DenseSide()
     if deadline is not None and time.monotonic() >= deadline:
-        return DenseSide(missing=LATE)  # no time left to use it, ready or not
+        return DenseSide(missing=Degraded(DegradedReason.LATE))  # no time left to use it, ready or not
     timeout = None if deadline is None else min(max(0.0, deadline - time.monotonic()), MAX_WAIT_SECONDS)
     try:
         q = job.result(timeout=timeout)
     except FutureTimeout:
-        return DenseSide(missing=LATE)
+        return DenseSide(missing=Degraded(DegradedReason.LATE))
     except IndexStaleError as exc:
         if deadline is None:
             raise
-        return DenseSide(missing=f"{exc.reasons[0]}; run `paqad-ai rag rebuild`")
+        return DenseSide(missing=Degraded(DegradedReason.STALE_MODEL, exc.reasons[0]))
     except Exception as exc:  # noqa: BLE001 - with a deadline the dense side is optional
         if deadline is None:
             raise
-        return DenseSide(missing=f"semantic search unavailable ({exc})")
+        return DenseSide(missing=Degraded.from_error(exc))
     import numpy as np
 
     view = store.dense_view()

@@ -22,6 +22,7 @@ from paqad.embed.base import Embedder
 from paqad.search.analysis import QueryInfo, analyze
 from paqad.search.assembly import assemble
 from paqad.search.confidence import Calibration, Evidence
+from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
 from paqad.search.lexical import lexical_hits
@@ -58,7 +59,7 @@ class Pools:
     named: tuple[int, ...]
     named_paths: frozenset[str] = frozenset()
     seconds: dict[str, float] = field(default_factory=dict)
-    dense_missing: str | None = None  # why the dense pool was left out (a deadline, a model error)
+    dense_missing: Degraded | None = None  # why the dense pool was left out (a deadline, a model error)
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:

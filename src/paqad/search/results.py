@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paqad.search.degraded import Degraded
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -41,17 +43,17 @@ class SearchResult:
 @dataclass(frozen=True)
 class SearchResponse:
     """What :func:`paqad.search.search` returns: the fused ``results`` (best first) and, when
-    semantic search could not be used, ``degraded``: one line saying why (keyword and symbol
+    semantic search could not be used, ``degraded``: why, typed (its ``words`` for people; keyword and symbol
     search only; cosines are then 0). ``coverage`` is the share of the index's chunks that have
     a vector (below 1.0 while embedding still runs: the rest can only match by keywords)."""
 
     results: tuple[SearchResult, ...]
-    degraded: str | None = None
+    degraded: Degraded | None = None
     coverage: float = 1.0
 
     def to_dict(self) -> dict:
         return {
-            "degraded": self.degraded,
+            "degraded": self.degraded.words if self.degraded is not None else None,
             "semantic_coverage": round(self.coverage, 4),
             "results": [
                 {"path": r.path, "start_line": r.start_line, "end_line": r.end_line, "symbol": r.symbol,
