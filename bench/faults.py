@@ -7,7 +7,7 @@ Prints ``survived/run`` per fault. Real processes, real model, real SQLite; the 
 need root for a small tmpfs (``mount -t tmpfs -o size=2m``); without it they fall back to
 RLIMIT_FSIZE and say so.
 
-    PAQAD_MODEL_MIRROR=/work/shared/models nice -n 10 .venv/bin/python bench/faults.py --trials 3
+    PAQAD_MODEL_MIRROR=../shared/models nice -n 10 .venv/bin/python bench/faults.py --trials 3
 """
 
 from __future__ import annotations
