@@ -16,9 +16,11 @@ Three parts, each printing Markdown for bench/README.md ("Static embeddings (iss
   with model2vec installed (``--m2v-python``); install size is measured with ``du`` by hand.
 
     nice -n 10 .venv/bin/python bench/static_model.py speed --projects logrus,jsoup,leveldb,structlog
+    nice -n 10 .venv/bin/python bench/static_model.py query --projects jsoup,echo,axios --minilm-root ../../main/bench/.cache/ranking
     nice -n 10 .venv/bin/python bench/static_model.py ranking --json bench/.cache/ranking-static.json
     nice -n 10 .venv/bin/python bench/static_model.py reader --m2v-python /tmp/m2v-venv/bin/python
-    nice -n 10 .venv/bin/python bench/static_model.py calibration --write --projects jsoup,echo,structlog,thor
+    nice -n 10 .venv/bin/python bench/static_model.py calibration --write --projects jsoup,echo,structlog,thor \
+        --minilm-root ../../main/bench/.cache/ranking
 
 - ``calibration``: the static model's confidence fit with bench/calibration.py's own functions
   (collect, fit, report: dev half fitted, test half held out), and the share of the should-skip
@@ -103,6 +105,19 @@ def speed(names: list[str], model: str) -> None:
     (a_total, a_model), (b_total, b_model) = totals[MINILM], totals[model]
     print(f"\nsum: MiniLM build {a_total:.1f} s (model {a_model:.1f} s), static build {b_total:.1f} s (model "
           f"{b_model:.2f} s): build {a_total / b_total:.1f}x faster, embedding {a_model / max(b_model, 1e-9):.0f}x faster")
+
+
+def query_speed(names: list[str], model: str, minilm_root: Path) -> None:
+    """Query p50 in process, static (this worktree's corpora) and MiniLM (``minilm_root``, read
+    only), alternating per project in the same minutes."""
+    import corpora as ranking_corpora
+
+    print("| project | MiniLM p50 ms | static p50 ms |\n|---|---:|---:|")
+    for project in ranking_corpora.load_projects(names or None):
+        static_root = ranking_corpora.materialise(project)
+        minilm = query_p50(minilm_root / project.folder.name, MINILM)
+        static = query_p50(static_root, model)
+        print(f"| {project.name} | {minilm:.1f} | {static:.1f} |", flush=True)
 
 
 def _with_keyword_only(run) -> None:
@@ -215,7 +230,7 @@ def _probability(calibration, vector: dict) -> float:
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
 
-def no_answer_confident_share(calibrations: dict, names: list[str]) -> None:
+def no_answer_confident_share(calibrations: dict, names: list[str], corpora_root: Path | None = None) -> None:
     """Share of should-skip prompts (bench/should_skip dev and test lists: no answer in any project)
     that would get the confident form (a result >= 0.75) on the static indexes, per fit."""
     import corpora as ranking_corpora
@@ -234,7 +249,9 @@ def no_answer_confident_share(calibrations: dict, names: list[str]) -> None:
     hits = {name: 0 for name in calibrations}
     total = 0
     for project in ranking_corpora.load_projects(names or None):
-        paths = ProjectPaths(ranking_corpora.materialise(project))
+        # corpora_root: another copy of the corpora (e.g. the shared MiniLM indexes), only read
+        root = corpora_root / project.folder.name if corpora_root else ranking_corpora.materialise(project)
+        paths = ProjectPaths(root)
         embedder = load_model(load_settings(paths, environ={}), paths)
         with store_mod.open_store(paths, readonly=True) as store:
             for prompt in prompts:
@@ -247,7 +264,7 @@ def no_answer_confident_share(calibrations: dict, names: list[str]) -> None:
               f"fit {name}: {n / total:.3f}")
 
 
-def calibration(model: str, write: bool, names: list[str]) -> None:
+def calibration(model: str, write: bool, names: list[str], minilm_root: Path | None) -> None:
     """Fit the static model's calibration with bench/calibration.py's own functions (every feature,
     the model's cosines; dev half), report dev and test, optionally write it."""
     import calibration as calib
@@ -264,6 +281,9 @@ def calibration(model: str, write: bool, names: list[str]) -> None:
     agnostic = load_calibration(AGNOSTIC)
     calib.report(f"{AGNOSTIC} fit on {model}'s results, test", test, agnostic)
     no_answer_confident_share({model: fitted, AGNOSTIC: agnostic}, names)
+    if minilm_root:
+        print(f"the same prompts on the MiniLM indexes in {minilm_root} (read only):")
+        no_answer_confident_share({MINILM: load_calibration(MINILM)}, names, minilm_root)
     if write:
         path = calib.OUT_DIR / file_name(model)
         path.write_text(json.dumps(fitted.to_dict(), indent=1) + "\n", encoding="utf-8")
@@ -272,7 +292,9 @@ def calibration(model: str, write: bool, names: list[str]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("part", choices=("speed", "ranking", "reader", "calibration"))
+    parser.add_argument("part", choices=("speed", "query", "ranking", "reader", "calibration"))
+    parser.add_argument("--minilm-root", type=Path, default=None,
+                        help="calibration: folder of MiniLM-indexed corpora to compare the no-answer share with (read only)")
     parser.add_argument("--write", action="store_true", help="calibration: write src/paqad/search/calibration/<model>.json")
     parser.add_argument("--model", default=STATIC, help=f"static model id (default {STATIC})")
     parser.add_argument("--projects", default="", help="comma-separated ranking corpora (speed: required)")
@@ -286,8 +308,10 @@ def main() -> int:
         speed(names, args.model)
     elif args.part == "ranking":
         ranking(args.model, args.baseline, args.json, names)
+    elif args.part == "query":
+        query_speed(names, args.model, args.minilm_root or parser.error("--minilm-root is required"))
     elif args.part == "calibration":
-        calibration(args.model, args.write, names)
+        calibration(args.model, args.write, names, args.minilm_root)
     else:
         reader(args.model, args.m2v_python or parser.error("--m2v-python is required"), args.corpus)
     return 0

@@ -332,8 +332,9 @@ def test_explain_one_path(git_repo) -> None:
         },
         commit=False,
     )
+    st = (root / "src/app.py").stat()
     assert explain(root, "src/app.py") == FilterDecision(
-        "src/app.py", True, None, len(PY), (root / "src/app.py").stat().st_mtime_ns
+        "src/app.py", True, None, len(PY), st.st_mtime_ns, st.st_ctime_ns, st.st_ino
     )
     assert explain(root, "./src\\app.py").path == "src/app.py"
     assert explain(root, "node_modules/lib/index.md").reason == "ignore:default-dir"

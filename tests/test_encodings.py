@@ -87,3 +87,35 @@ def test_status_refresh_and_help_do_not_crash(cafe: Path, console: dict[str, str
         proc = paqad([*args, *(["--project-root", str(cafe)] if args[1] != "model" and "--help" not in args else [])], console)
         assert proc.returncode == 0, (args, proc.stderr)
         assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
+
+
+NON_ASCII_NAME = "src/café_日本.js"
+NAMED_FILES = {
+    "package.json": '{"name": "brew", "version": "1.0.0"}\n',
+    NON_ASCII_NAME: "function brewEspressoShots(cups) {\n  // the espresso machine pauses after twenty cups for the barista\n  return cups * 2;\n}\n",
+    "src/main.js": "function mainEntryPoint() {\n  // the main entry point of the application: starts the router and listens\n  return 1;\n}\n",
+}
+
+
+def test_non_ascii_file_names_round_trip_under_an_ascii_file_system_encoding(tmp_path: Path, paqad_home: Path) -> None:
+    from conftest import git, write_files
+    from paqad.project import ProjectPaths
+    from paqad.store import open_store
+
+    root = tmp_path / "brew"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write_files(root, NAMED_FILES)
+    at = ["--project-root", str(root)]
+    proc = paqad(["rag", "init", "--provider", "local", *at], ASCII)
+    assert proc.returncode == 0, proc.stderr
+    proc = paqad(["rag", "probe", "espresso machine pause", "--json", *at], ASCII)
+    assert (proc.returncode, proc.stderr) == (0, b"")  # no "1 file(s) left the index"
+    assert json.loads(proc.stdout)["results"][0]["path"] == NON_ASCII_NAME
+    proc = paqad(["rag", "status", "--explain", NON_ASCII_NAME, *at], ASCII)
+    assert proc.returncode == 0 and b"internal error" not in proc.stderr, proc.stderr
+    assert proc.stdout.decode("utf-8", "replace").strip().endswith(": indexed")
+    proc = paqad(["rag", "refresh-context", *at], ASCII)
+    assert proc.returncode == 0, proc.stderr
+    with open_store(ProjectPaths(root), readonly=True) as store:
+        assert sorted(store.files()) == [NON_ASCII_NAME, "src/main.js"]

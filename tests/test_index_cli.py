@@ -204,11 +204,11 @@ def test_dimension_change_via_provider_switch_never_mixes_vectors(project, monke
     monkeypatch.setenv("PAQAD_RAG_EMBEDDING_MODEL", "Xenova/all-MiniLM-L6-v2")
     idx = status_json(project)["index"]
     assert idx["valid"] is False
-    assert idx["stale_reasons"][0] == "provider changed: index has openai, settings want local"
+    assert idx["stale_reasons"][0] == "embedding model changed: index has openai text-embedding-3-small, settings want local Xenova/all-MiniLM-L6-v2"
     # probe never rebuilds a whole index on the side: one line naming the command, nothing changed
     code, out, err = run("rag", "probe", "prorate a partial month", "--json", project=project)
     assert (code, out) == (2, "")
-    assert err.startswith("paqad-ai: error: index is stale (provider changed: index has openai, settings want local")
+    assert err.startswith("paqad-ai: error: index is stale (embedding model changed: index has openai text-embedding-3-small, settings want local Xenova/all-MiniLM-L6-v2")
     assert err.endswith("; run `paqad-ai rag rebuild`\n") and err.count("\n") == 1
     assert status_json(project)["index"]["dimension"] == 1536
     code, out, _ = run("rag", "rebuild", project=project)

@@ -29,12 +29,10 @@ def test_a_300_kb_hand_written_file_is_indexed_and_found(tmp_path: Path, monkeyp
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
     text = _routing_module()
-    records = "[\n" + ",\n".join(f'  {{"id": {i}, "name": "user {i}", "active": true}}' for i in range(6000)) + "\n]\n"
     write_files(root, {"pyproject.toml": "[project]\nname = \"web\"\n", "src/web/routing.py": text,
-                       "perf/users.json": records, "src/web/gen_tables.py": text,
                        "src/web/app.py": "from web.routing import reverse_url\n\n\ndef url_for(endpoint):\n"
                                          "    return reverse_url(endpoint)\n"})
-    assert 280_000 < len(text.encode()) < 153600 * 3 and 153600 < len(records) < 1048576
+    assert 280_000 < len(text.encode()) < 153600 * 3
     monkeypatch.setenv("PAQAD_RAG_EMBEDDING_MODEL", STATIC_MODEL)
     code, _, err = run_cli("rag", "init", "--provider", "local", "--yes", project=root)
     assert code == 0, err
@@ -43,7 +41,3 @@ def test_a_300_kb_hand_written_file_is_indexed_and_found(tmp_path: Path, monkeyp
     assert code == 0, err
     first = json.loads(out)["results"][0]
     assert (first["path"], first["symbol"]) == ("src/web/routing.py", "reverse_url")
-    # written by a program and over the original 150 KiB: left out by its own check, and said so
-    for path in ("perf/users.json", "src/web/gen_tables.py"):
-        code, out, _ = run_cli("rag", "status", "--explain", path, project=root)
-        assert (code, out) == (0, f"{path}: not indexed (check:generated)\n")

@@ -137,6 +137,24 @@ def test_hub_failure_becomes_model_missing_error(fresh_home, monkeypatch, no_net
     assert "paqad-ai rag model import PATH" in str(err.value)
     assert not model_dir(REPO).exists()
     assert _tmp_leftovers(fresh_home) == []
+    assert not fresh_home.exists()  # issue 20.14: a failed fetch (a probe with no model) creates nothing
+
+
+def test_a_probe_with_no_model_creates_nothing(fresh_home, git_repo, monkeypatch, no_network):
+    """Issue 20.14: a command that only reads leaves no ``models/.tmp`` behind."""
+    from conftest import run_cli
+
+    root = git_repo({"README.md": "# Parcels\n\nShipping rates for parcels, computed per kilogram with a minimum.\n"})
+    assert run_cli("rag", "init", "--provider", "local", project=root)[0] == 0
+    for path in sorted(fresh_home.rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    fresh_home.rmdir()
+    monkeypatch.delenv("PAQAD_MODEL_MIRROR")
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    code, out, err = run_cli("rag", "probe", "shipping rate per kilogram", project=root)
+    assert code == 0 and "README.md" in out, err
+    assert "semantic search unavailable" in err
+    assert not fresh_home.exists()
 
 
 def test_mirror_without_the_model_is_a_clear_error(fresh_home, tmp_path, monkeypatch):

@@ -94,3 +94,20 @@ def test_ignore_yaml_and_gitignore_changes_apply_at_the_next_sync(project: Path)
     assert indexed_paths(project) == ["pyproject.toml", "src/ledger/money.py", "src/ledger/reconcile.py"]
     assert explain(project, "docs/guide.md")[0] == "docs/guide.md: not indexed (ignore:rag-ignore-yaml)\n"
     assert explain(project, "notes/todo.md")[0] == "notes/todo.md: not indexed (ignore:gitignore)\n"
+
+
+@pytest.mark.parametrize(("values", "wanted"), [
+    ("rag_embedding_provider=openai\nrag_embedding_model=text-embedding-3-small\n", "openai text-embedding-3-small"),
+    ("rag_embedding_model=Xenova/jina-embeddings-v2-base-code\n", "local Xenova/jina-embeddings-v2-base-code"),
+], ids=["provider", "model"])
+def test_a_provider_or_model_change_is_one_stale_reason_and_probe_refuses(project: Path, values: str, wanted: str) -> None:
+    """Issue 20.5: the same reason, in the settings' terms, in status and probe; probe refuses in
+    one line naming `paqad-ai rag rebuild` (README), whether or not the new model can be loaded."""
+    config = ProjectPaths(project).local_config
+    config.write_text(config.read_text(encoding="utf-8") + values, encoding="utf-8")
+    reason = f"embedding model changed: index has local Xenova/all-MiniLM-L6-v2, settings want {wanted}"
+    code, raw, err = run("rag", "status", "--json", project=project)
+    assert json.loads(raw)["index"]["stale_reasons"] == [reason]
+    code, out, err = run("rag", "probe", "convert an amount to cents", project=project)
+    assert (code, out) == (2, "")
+    assert err == f"paqad-ai: error: index is stale ({reason}); run `paqad-ai rag rebuild`\n"

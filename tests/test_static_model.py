@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +46,10 @@ def static_project(tmp_path_factory, paqad_home):
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
     write_files(root, files)
-    with pytest.MonkeyPatch.context() as mp:
+    with pytest.MonkeyPatch.context() as mp:  # a module fixture runs outside the per-test environment
+        for name in list(os.environ):
+            if name.startswith("PAQAD_"):
+                mp.delenv(name)
         mp.setenv("PAQAD_HOME", str(paqad_home))
         mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
         mp.setenv("HF_HUB_OFFLINE", "1")

@@ -66,7 +66,7 @@ def test_status_and_probe_while_the_first_build_runs(project: Path) -> None:
     # The builder died before its first commit: say so, and what to run.
     out = run("rag", "status", project=project)[1]
     assert [line for line in out.splitlines() if line.startswith("Index")] == [
-        "Index: no complete build yet (the first build was interrupted or failed); run `paqad-ai rag rebuild`"]
+        "Index: no complete build yet (the first build was interrupted or failed); run `paqad-ai rag init` to finish it"]
     assert json.loads(run("rag", "status", "--json", project=project)[1])["index"]["build_running"] is None
 
 

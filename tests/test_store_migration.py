@@ -53,8 +53,8 @@ def test_readers_of_a_v1_index_are_told_how_to_upgrade(v1_project: ProjectPaths)
 def test_a_v1_index_is_upgraded_in_place_keeping_chunks_and_vectors(v1_project: ProjectPaths):
     chunks, old_vectors = _v1_content(v1_project.index_db)
     with open_store(v1_project, create=True) as store:
-        assert int(store.db.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION == 3
-        assert store.meta()["schema_version"] == "3"
+        assert int(store.db.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION == 4
+        assert store.meta()["schema_version"] == "4"
         tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert "embeddings" not in tables and {"models", "vector_keys", "vector_blocks"} <= tables
         rows = store.chunks_by_id(list(chunks))

@@ -44,13 +44,16 @@ FILES = {
 }
 
 _counter = itertools.count()
+# Read at import: the autouse fixture of conftest.py drops every PAQAD_* variable for each test.
+POSTGRES_REQUIRED = os.environ.get("PAQAD_POSTGRES") == "required"
+PG_BIN = pg_cluster.pg_bin()
 
 
 @pytest.fixture(scope="session")
 def cluster():
-    bindir = pg_cluster.pg_bin()
+    bindir = PG_BIN
     if bindir is None:
-        if os.environ.get("PAQAD_POSTGRES") == "required":
+        if POSTGRES_REQUIRED:
             pytest.fail("PostgreSQL binaries not found, but PAQAD_POSTGRES=required (.ci/run): the team store tests must run")
         pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not found: set PAQAD_PG_BIN")
     server = pg_cluster.create_cluster(bindir)
@@ -138,6 +141,9 @@ def test_teammate_init_embeds_nothing_the_first_published(first_clone, tmp_path,
     team = json.loads(out)["team_store"]
     assert code == 0 and team == {"url": cluster.url(WRITER, db), "write": True, "reachable": True,
                                   "detail": "schema v1", "vectors_from_team": report1.chunks_total}
+    code, out, _ = run_cli("rag", "team", "status", project=root2)
+    assert out.strip() == (f"Team store: {cluster.url(WRITER, db)} (read-write), reachable, schema v1; "
+                           f"{report1.chunks_total} of this index's vectors came from it")
 
 
 def test_the_background_refresh_reads_through_too(first_clone, tmp_path, db, cluster, monkeypatch):

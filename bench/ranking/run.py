@@ -112,7 +112,7 @@ def main() -> int:
     parser.add_argument("--git", action="store_true", help="run the cases mined from git history instead")
     parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
     parser.add_argument("--rebuild", action="store_true")
-    parser.add_argument("--max-file-size", type=int, default=None, help="rag_max_file_size in bytes (default: 153600)")
+    parser.add_argument("--max-file-size", type=int, default=None, help="rag_max_file_size in bytes (default: the product's, 1048576)")
     parser.add_argument("--list", action="store_true", help="list the configurations and exit")
     args = parser.parse_args()
     if args.list:

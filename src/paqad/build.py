@@ -4,7 +4,8 @@ Two library calls that the CLI, the prompt hook's refresh and the MCP server sha
 
 - :func:`sync`: bring the index in line with the files on disk. One algorithm serves ``init``,
   ``rebuild``, ``refresh-context`` and ``probe``: plan (compare the eligible files with the
-  index: size and mtime first, then content hash), chunk only what changed, apply the change in
+  index as git does: size, mtime, ctime and inode first, racily clean files again, then content
+  hash), chunk only what changed, apply the change in
   one transaction (files, chunks and the keyword index, each new chunk with its vector when the
   embedding cache has it), then embed what the cache lacks, committing the vectors batch by
   batch. The index is searchable by keywords from the first commit on (issue 13: seconds after
@@ -34,7 +35,7 @@ from typing import Callable
 
 from paqad.config import Settings, ensure_paqad_gitignore, load_settings, write_local_values
 from paqad.embed.base import Embedder
-from paqad.errors import IndexStaleError, PaqadError
+from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError
 from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
@@ -183,15 +184,16 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     if reasons and not (full or allow_rebuild):
         # A stale index, or one whose first build never committed: building it is `rebuild`'s or
         # `init`'s job, with progress, never a side effect of a probe or a refresh.
-        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else "paqad-ai rag init")
+        raise IndexStaleError(reasons, command="paqad-ai rag rebuild" if meta.get("built_at") else FINISH_FIRST_BUILD)
     if reasons and meta.get("built_at"):
         reason = "; ".join(reasons)
     full = full or bool(reasons)
 
-    # 1. plan
+    # 1. plan (the start time is taken before any file is looked at: see is_racily_clean)
     tick("discover", 0, 1)
+    synced_at_ns = time.time_ns()
     known = {} if full else store.files()
-    plan = plan_sync(paths.root, settings.rag_max_file_size, known, full)
+    plan = plan_sync(paths.root, settings.rag_max_file_size, known, full, int(meta.get("synced_at_ns") or 0))
     rejected = plan.discovery.reason_counts()
     tick("discover", 1, 1)
     tick("eligible", len(plan.discovery.eligible), len(plan.discovery.eligible) + len(plan.discovery.rejected))
@@ -215,6 +217,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
             "dimension": embedder.dimension,
             "fingerprint": embedder.fingerprint,
             "refreshed_at": now,
+            "synced_at_ns": synced_at_ns,
             "rejected": json.dumps(rejected, sort_keys=True),
             "large_sources": json.dumps([list(item) for item in plan.large_sources]),
         }

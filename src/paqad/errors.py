@@ -32,6 +32,12 @@ class ConfigError(PaqadError):
 
 NO_INDEX_MESSAGE = "no index at .paqad/vectors/index.sqlite; run `paqad-ai rag init` first"
 
+# The one fix for an index whose first build never committed (issue 20.4): `init` again builds it
+# and switches retrieval on (`rebuild` would build it and leave retrieval off).
+FINISH_FIRST_BUILD = "paqad-ai rag init"
+NO_COMPLETE_BUILD_MESSAGE = (f"the index has no complete build yet (the first build was interrupted or failed); "
+                             f"run `{FINISH_FIRST_BUILD}` to finish it")
+
 
 class IndexMissingError(PaqadError):
     """There is no index database for this project yet."""

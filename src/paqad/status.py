@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
-from paqad.errors import IndexBuildingError, IndexMissingError, PaqadError
+from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError
 from paqad.project import ProjectPaths, project_relative
 from paqad.store.state import IndexState, index_state
 
@@ -118,8 +118,7 @@ def require_complete_index(paths: ProjectPaths) -> None:
     if writer:
         raise IndexBuildingError(f"the first index build is still running (pid {writer['pid']}); nothing to search "
                                  "yet: try again when `paqad-ai rag status` shows it done")
-    raise IndexMissingError("the index has no complete build yet (the first build was interrupted or failed); "
-                            "run `paqad-ai rag rebuild`")
+    raise IndexMissingError(NO_COMPLETE_BUILD_MESSAGE)
 
 
 # --- the last refresh's record (written by `rag refresh-context`) -----------------------------

@@ -368,13 +368,14 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     from paqad.build import sync
     from paqad.search import load_embedder, search
     from paqad.status import require_complete_index
-    from paqad.store import index_exists
+    from paqad.store import index_exists, require_same_embedding
 
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
     if not index_exists(paths):
         raise IndexMissingError()
+    require_same_embedding(paths, settings)  # another provider/model/precision: refuse in one line (README)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
     embedder, degraded = load_embedder(paths, settings)

@@ -17,8 +17,9 @@ def get_embedder(settings: Settings, paths: ProjectPaths | None = None, *, fetch
 
     ``local`` -> :class:`LocalEmbedder` (precision from ``rag_embedding_precision``), or
     :class:`StaticEmbedder` for a static (model2vec) model such as ``minishlab/potion-code-16M``
-    (precision does not apply); nothing is loaded yet, the files are fetched on first use. ``fetch=False`` (the prompt hook and the warm
-    process: no room for a download) requires the model files to be in the store already.
+    (precision does not apply); nothing is loaded yet, the files are fetched on first use.
+    ``fetch=False`` (the prompt hook and the warm process: no room for a download) requires the
+    model files to be in the store already.
     ``openai`` / ``voyageai`` -> the remote provider, which reads its API key via ``paths``
     (default: the project around the current directory). Remote modules are imported only when
     chosen.

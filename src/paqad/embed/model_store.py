@@ -118,7 +118,9 @@ def spec_for(repo_id: str) -> ModelSpec:
     """The spec of a known model, else a generic one laid out like the Xenova repos.
 
     For an unknown model ``dimension`` is 0 (read it from ``config.json`` once the files are
-    present, see :func:`model_dimension`) and ``window`` is 512 word pieces (BERT's limit).
+    present, see :func:`model_dimension`) and ``window`` is 512 word pieces (BERT's limit); it
+    is a static model when the store holds it with a ``model.safetensors`` (imported), else
+    laid out like the Xenova repos.
     """
     known = KNOWN_MODELS.get(repo_id)
     if known is not None:
@@ -307,8 +309,21 @@ def _stage_from_hub(repo_id: str, files: Iterable[str], staging: Path, progress:
     return records
 
 
-def _new_staging_dir() -> Path:
+def _remove_if_empty(folders: Iterable[Path]) -> None:
+    """Remove ``folders`` (deepest first) that a fetch created and left empty, so a command whose
+    fetch failed (a probe with no model) creates nothing (issue 20.14)."""
+    for empty in folders:
+        try:
+            empty.rmdir()  # only an empty folder goes
+        except OSError:
+            return
+
+
+def _new_staging_dir() -> tuple[Path, list[Path]]:
+    """A fresh folder under ``models/.tmp/``, and the folders made for it (``.tmp``, ``models``,
+    ``PAQAD_HOME``: those that did not exist, deepest first)."""
     tmp_root = models_root() / _TMP_DIR_NAME
+    made = [p for p in (tmp_root, tmp_root.parent, tmp_root.parent.parent) if not p.exists()]
     tmp_root.mkdir(parents=True, exist_ok=True)
     now = time.time()
     for old in tmp_root.iterdir():
@@ -317,7 +332,7 @@ def _new_staging_dir() -> Path:
                 shutil.rmtree(old, ignore_errors=True)
         except OSError:
             pass
-    return Path(tempfile.mkdtemp(prefix="fetch-", dir=tmp_root))
+    return Path(tempfile.mkdtemp(prefix="fetch-", dir=tmp_root)), made
 
 
 def _install(repo_id: str, staging: Path, records: dict[str, dict]) -> Path:
@@ -381,7 +396,7 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         if absent:
             raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} lacks {', '.join(absent)}")
 
-    staging = _new_staging_dir()
+    staging, made = _new_staging_dir()
     try:
         if mirror is not None:
             records = _stage_from_folder(repo_id, mirror / repo_id, missing, staging, f"mirror {mirror}", progress)
@@ -396,6 +411,7 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         return _install(repo_id, staging, records)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_if_empty(made or [staging.parent])
 
 
 def import_model(source: Path, repo_id: str | None = None) -> Path:
@@ -417,12 +433,13 @@ def import_model(source: Path, repo_id: str | None = None) -> Path:
         raise PaqadError(f"{source}: not a folder; pass a folder laid out like the hub repo (config.json, tokenizer.json, onnx/...)")
     folder, repo_id = _locate_import(source, repo_id)
     files = _import_files(folder, repo_id)
-    staging = _new_staging_dir()
+    staging, made = _new_staging_dir()
     try:
         records = _stage_from_folder(repo_id, folder, files, staging, f"import {folder}", None)
         return _install(repo_id, staging, records)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_if_empty(made or [staging.parent])
 
 
 def _import_files(folder: Path, repo_id: str) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ same arithmetic as ``model2vec.StaticModel.encode`` (model2vec 0.10: tokens with
 special tokens, the unknown token dropped, the text first cut to ``max_length`` times the
 median token length in characters, then to ``max_length`` tokens). We read the files with
 ``safetensors`` and ``tokenizers`` ourselves rather than import model2vec: its import costs
-about 3x ours and brings joblib, jinja2 and tqdm (bench/README.md, "Static embeddings").
+about 2x ours and its load 5x, and it brings joblib and jinja2 (bench/README.md, "Static embeddings").
 
 A text with no known token gets the zero vector (model2vec does the same): its cosine to
 every query is 0, so the dense side simply never proposes it.
@@ -204,9 +204,9 @@ def _fingerprint(repo_id: str) -> str:
 class StaticEmbedder:
     """Embeds texts with a static (model2vec-format) model from the model store.
 
-    Implements :class:`paqad.embed.base.Embedder` (provider ``"local"``). About a thousand
-    times less CPU per chunk than the ONNX model: a table look-up and a mean per text, the
-    tokenizer being most of the cost (bench/README.md, "Static embeddings").
+    Implements :class:`paqad.embed.base.Embedder` (provider ``"local"``). About 40x less
+    time per chunk than the int8 ONNX model on the build machine: a table look-up and a mean
+    per text, the tokenizer being most of the cost (bench/README.md, "Static embeddings").
 
     Args:
         repo_id: hub repo id, e.g. ``"minishlab/potion-code-16M"`` (256-d) or the offline

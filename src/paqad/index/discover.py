@@ -40,6 +40,8 @@ from paqad.index.filters import (
     size_reason,
     type_reason,
 )
+from paqad.index.fs_names import fs_name, text_name
+from paqad.index.rows import stat_key_of
 from paqad.index.stacks import StackPack, detect_stacks
 from paqad.config import DEFAULT_MAX_FILE_SIZE  # bytes; DESIGN §4 `rag_max_file_size`
 
@@ -149,10 +151,10 @@ class _Rules:
     tracked_dirs: frozenset[str]
     rag: RagIgnore
     max_file_size: int
-    known: Mapping[str, tuple[int, int]]
+    known: Mapping[str, tuple[int, int, int, int]]
 
     @classmethod
-    def load(cls, root: Path, max_file_size: int, known: Mapping[str, tuple[int, int]] | None = None) -> _Rules:
+    def load(cls, root: Path, max_file_size: int, known: Mapping[str, tuple[int, int, int, int]] | None = None) -> _Rules:
         stacks = tuple(detect_stacks(root))
         levels, tracked = _base_levels(root)
         tracked_dirs = {
@@ -227,7 +229,7 @@ class _Rules:
     ) -> FilterDecision:
         """The decision for one non-folder entry (a file or a symlink) at filesystem ``path``.
 
-        A file whose (size, mtime) matches ``known`` (it was indexed with that content) skips
+        A file whose (size, mtime, ctime, inode) matches ``known`` (it was indexed with that content) skips
         every content read: the generated-entry marker of layer 2 and the content checks of
         layer 4. Everything a setting decides still runs, since settings may have changed since
         it was indexed: the rule-based layers and the size limit (``rag_max_file_size``).
@@ -243,7 +245,7 @@ class _Rules:
                 st = os.lstat(path)
             except OSError:
                 return FilterDecision(rel, False, "check:unreadable")
-        unchanged = st is not None and self.known.get(rel) == (st.st_size, st.st_mtime_ns)
+        unchanged = st is not None and self.known.get(rel) == stat_key_of(st)
         if reason is None:
             if dir_link:
                 reason = hard_dir_reason(name)
@@ -265,7 +267,7 @@ class _Rules:
             reason = content_reason(Path(path), st.st_size, self.max_file_size)
         if reason is not None:
             return FilterDecision(rel, False, reason, st.st_size if reason == "check:too-large" else 0)
-        return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns)
+        return FilterDecision(rel, True, None, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def _is_utf8_path(rel: str) -> bool:
@@ -291,12 +293,12 @@ def _push_gitignore(levels: list[IgnoreLevel], folder: Path, rel_dir: str) -> li
 def discover(
     root: Path,
     max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-    known: Mapping[str, tuple[int, int]] | None = None,
+    known: Mapping[str, tuple[int, int, int, int]] | None = None,
 ) -> Discovery:
     """Walk ``root`` and decide every file (DESIGN §5). ``max_file_size`` is in bytes.
 
-    ``known`` maps already-indexed paths to their ``(size bytes, mtime_ns)``; a file whose stat
-    still matches skips the layer-4 content read (a sync with nothing changed reads no file).
+    ``known`` maps already-indexed paths to their ``(size bytes, mtime_ns, ctime_ns, inode)``
+    (:func:`~paqad.index.rows.stat_key_of`); a file whose stat still matches skips the layer-4 content read (a sync with nothing changed reads no file).
 
     Raises :class:`~paqad.errors.PaqadError` if ``root`` is not a folder or
     ``.paqad/rag.ignore.yaml`` is malformed. Unreadable folders are skipped silently.
@@ -320,7 +322,7 @@ def discover(
         except OSError:
             continue
         for entry in entries:
-            rel = prefix + entry.name
+            rel = prefix + text_name(entry.name)  # UTF-8 text whatever the locale; entry.path stays the OS's
             try:
                 is_symlink = entry.is_symlink()
                 is_dir = not is_symlink and entry.is_dir(follow_symlinks=False)
@@ -389,11 +391,11 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     when the path does not exist, OutsideProjectError when it lies outside ``root``.
     """
     root = Path(root).resolve()
-    rel = project_relative(root, rel_path)
+    rel = text_name(project_relative(root, rel_path))
     if not rel:
         raise PaqadError(f"{rel_path}: give a file or folder inside the project {root}, not the project itself")
     parts = rel.split("/")
-    target = root.joinpath(*parts)
+    target = root / fs_name(rel)
     if not os.path.lexists(target):
         raise PaqadError(f"{rel_path}: no such file or folder in the project")
     rules = _Rules.load(root, max_file_size)
@@ -403,7 +405,7 @@ def explain(root: Path, rel_path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
     link_ancestor = False
     for i, name in enumerate(parts[:-1]):
         rel_dir = "/".join(parts[: i + 1]) + "/"
-        folder = root.joinpath(*parts[: i + 1])
+        folder = root / fs_name("/".join(parts[: i + 1]))
         if folder.is_symlink():
             link_ancestor = True  # the walk never follows it
             break

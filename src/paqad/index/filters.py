@@ -82,8 +82,8 @@ class FilterDecision:
 
     ``path`` is project-relative with ``/`` (a pruned folder ends with ``/``); ``reason`` is
     ``None`` when eligible, else ``"layer:rule"`` (e.g. ``"ignore:gitignore"``). ``size``
-    (bytes) and ``mtime_ns`` (nanoseconds, ``os.stat`` ``st_mtime_ns``) are set for eligible
-    files, 0 otherwise.
+    (bytes), ``mtime_ns`` and ``ctime_ns`` (nanoseconds, ``os.stat``) and ``inode`` are set for
+    eligible files, 0 otherwise.
     """
 
     path: str
@@ -91,6 +91,8 @@ class FilterDecision:
     reason: str | None
     size: int = 0
     mtime_ns: int = 0
+    ctime_ns: int = 0
+    inode: int = 0
 
 
 # --- Layer 1: file type ------------------------------------------------------------------------
@@ -410,8 +412,7 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     Order: empty, too large (decided from ``size`` before any read), binary (NUL byte in the
     first :data:`~paqad.config.BINARY_SNIFF_BYTES`), not UTF-8 (the whole file; a BOM is
     fine), fewer than :data:`~paqad.config.MIN_NON_WHITESPACE_CHARS` non-whitespace characters,
-    minified (:func:`is_minified`), over :data:`GENERATED_CHECK_BYTES` and generated
-    (:func:`is_generated`, ``check:generated``).
+    minified (:func:`is_minified`).
     A file that cannot be read gives ``"check:unreadable"``.
     """
     reason = size_reason(size, max_file_size)
@@ -435,27 +436,7 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
         return "check:too-few-chars"
     if is_minified(text):
         return "check:minified"
-    if size > GENERATED_CHECK_BYTES and is_generated(path.name, text):
-        return "check:generated"
     return None
-
-
-# Above the original size cap (150 KiB), a file written by a program is left out by its own check
-# rather than by size (issue 24, bench/README.md "Ranking, round 3"): of the benchmark's files
-# the 1 MiB cap admits, a 873 KB JSON record list was 55 % of the new chunks and no query's answer.
-GENERATED_CHECK_BYTES = 153600
-DATA_SUFFIXES = frozenset({".json", ".yaml", ".yml", ".toml", ".csv", ".tsv"})
-_GENERATED_NAME = re.compile(r"^gen_|[_.-]generated([_.-]|$)|^generated([_.-]|$)|_pb2?\.|\.pb\.", re.IGNORECASE)
-
-
-def is_generated(name: str, text: str) -> bool:
-    """Whether a large file looks written by a program: data (JSON, YAML, TOML, CSV: literal
-    tables, record lists), a generated name (``gen_x.cpp``, ``x_generated.go``, ``x.pb.go``), or
-    a "generated" / "do not edit" marker in its first 15 lines. Only asked above
-    :data:`GENERATED_CHECK_BYTES` (below it such files stay indexed, as before)."""
-    if suffix(name) in DATA_SUFFIXES or _GENERATED_NAME.search(name):
-        return True
-    return bool(_GENERATED_HEAD.search("\n".join(text[:8192].split("\n")[:15])))
 
 
 _GENERATED_HEAD = re.compile(

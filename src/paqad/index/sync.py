@@ -3,15 +3,17 @@
 A sync runs four steps; the first two live here and touch neither the model nor the database:
 
 1. :func:`plan_sync`: walk the project (:func:`~paqad.index.discover.discover`) and compare every
-   eligible file's size and mtime with what the index recorded, so an unchanged file is never read;
-2. :func:`chunk_changed`: read the files whose size or mtime moved, skip those whose content hash
-   is unchanged (only their row is refreshed), and cut the rest into chunks;
+   eligible file's stat with what the index recorded, as git does (size, mtime, ctime, inode;
+   a racily clean file, one whose mtime is not older than the last sync, is read again), so an
+   unchanged file is never read and an edit that keeps size and mtime is still seen;
+2. :func:`chunk_changed`: read the files whose stat moved, skip those whose content hash is
+   unchanged (only their row is refreshed), and cut the rest into chunks;
 3. embed what the embedding cache lacks, and 4. apply the change set in one transaction
    (:func:`paqad.build.sync` runs both with :mod:`paqad.embed` and :mod:`paqad.store`).
 
 Example::
 
-    plan = plan_sync(root, 153600, known={}, full=True)
+    plan = plan_sync(root, 153600, known={}, full=True, synced_at_ns=0)
     files = chunk_changed(root, plan, known={})
     print(len(files.changed), sum(len(c) for _, c in files.changed))   # 47 1024
 """
@@ -26,8 +28,9 @@ from typing import Callable, Mapping
 from paqad.index.chunking import Chunk, chunk_file
 from paqad.index.discover import Discovery, discover
 from paqad.index.filters import FilterDecision, looks_hand_written
+from paqad.index.fs_names import fs_name
 from paqad.index.languages import language_for_path
-from paqad.index.rows import FileRow  # noqa: F401 - defined there so the store can import it cheaply
+from paqad.index.rows import FileRow, is_racily_clean  # FileRow lives there so the store can import it cheaply
 
 # (stage, done, total). Bar stages: "discover", "chunk", "embed". Info stages, sent once:
 # "eligible" (eligible files, files seen) and "cached" (chunks found in the cache, chunks to embed).
@@ -58,7 +61,7 @@ class ChunkedFiles:
     """The outcome of :func:`chunk_changed`.
 
     ``changed``: files whose content changed, with their chunks in line order; ``touched``:
-    files whose bytes are unchanged (only size/mtime moved); ``chunk_errors``: files the chunker
+    files whose bytes are unchanged (only their stat moved, or they were racily clean); ``chunk_errors``: files the chunker
     failed on (left out, counted as ``index:chunk-error``).
     """
 
@@ -67,22 +70,25 @@ class ChunkedFiles:
     chunk_errors: int = 0
 
 
-def plan_sync(root: Path, max_file_size: int, known: Mapping[str, FileRow], full: bool) -> SyncPlan:
+def plan_sync(root: Path, max_file_size: int, known: Mapping[str, FileRow], full: bool,
+              synced_at_ns: int = 0) -> SyncPlan:
     """Walk ``root`` and decide which files a sync must read; ``max_file_size`` in bytes.
 
-    ``known`` holds the index's file rows (empty for a full build). Raises PaqadError like
-    :func:`~paqad.index.discover.discover`.
+    ``known`` holds the index's file rows (empty for a full build); ``synced_at_ns`` is when the
+    sync that recorded them started (``time.time_ns()``, 0: unknown): a file whose mtime is not
+    older than that (:func:`~paqad.index.rows.is_racily_clean`) is read again even if its stat
+    matches. Raises PaqadError like :func:`~paqad.index.discover.discover`.
     """
-    stats = {path: (row.size, row.mtime_ns) for path, row in known.items()}
+    stats = {path: row.stat_key for path, row in known.items() if not is_racily_clean(row.mtime_ns, synced_at_ns)}
     found = discover(root, max_file_size=max_file_size, known=stats)
     eligible = {d.path for d in found.eligible}
     removed = tuple(sorted(set(known) - eligible))
     to_read = tuple(
         d for d in found.eligible
-        if full or not (d.path in known and stats[d.path] == (d.size, d.mtime_ns))
+        if full or stats.get(d.path) != (d.size, d.mtime_ns, d.ctime_ns, d.inode)
     )
     too_large = [d for d in found.rejected if d.reason == "check:too-large"][:MAX_LARGE_CHECKED]
-    large = tuple((d.path, d.size) for d in too_large if looks_hand_written(root / d.path))
+    large = tuple((d.path, d.size) for d in too_large if looks_hand_written(root / fs_name(d.path)))
     return SyncPlan(found, full, removed, to_read, large)
 
 
@@ -102,13 +108,14 @@ def chunk_changed(
     for i, decision in enumerate(plan.to_read):
         old = None if plan.full else known.get(decision.path)
         try:
-            data = (root / decision.path).read_bytes()
+            data = (root / fs_name(decision.path)).read_bytes()
         except OSError:
             continue
         digest = hashlib.sha256(data).hexdigest()
         language = language_for_path(decision.path)
         if old and old.sha256 == digest:
-            touched.append(FileRow(decision.path, len(data), decision.mtime_ns, digest, language, old.chunk_count))
+            touched.append(FileRow(decision.path, len(data), decision.mtime_ns, digest, language, old.chunk_count,
+                                   decision.ctime_ns, decision.inode))
             continue
         text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
         try:
@@ -116,7 +123,8 @@ def chunk_changed(
         except Exception:  # noqa: BLE001 - one bad file never stops a build
             errors += 1
             continue
-        changed.append((FileRow(decision.path, len(data), decision.mtime_ns, digest, language, len(chunks)), chunks))
+        row = FileRow(decision.path, len(data), decision.mtime_ns, digest, language, len(chunks), decision.ctime_ns, decision.inode)
+        changed.append((row, chunks))
         report("chunk", i + 1, total)
     report("chunk", total, total)
     return ChunkedFiles(tuple(changed), tuple(touched), errors)

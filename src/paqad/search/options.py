@@ -44,6 +44,7 @@ class RankingOptions:
     long_prompt_share: float = 0.0  # and x this in a long prompt (many names, most not the answer)
     unqualified_share: float = 0.5
     file_name_boost: float = 1.0
+    strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
     named_file_weight: float = 0.0
@@ -58,6 +59,7 @@ class RankingOptions:
     changelog_prior: float = 0.5
     prose_prior: float = 0.5
     data_prior: float = 0.5
+    templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
     # prose queries: words naming the file or its folder
     path_words: bool = True
     path_word_boost: float = 1.0
@@ -98,6 +100,8 @@ def ablations() -> dict[str, RankingOptions]:
         "no-saturation": replace(default, saturation=1.0),
         "no-code-signal": replace(default, signals=frozenset()),
         "no-long-prompts": replace(default, long_prompts=False),
+        "with-strict-definitions": replace(default, strict_definitions=True),
+        "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
     }
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})

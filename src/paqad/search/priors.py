@@ -34,12 +34,16 @@ _CHANGELOG = re.compile(r"(^|/)(changelog|changes|history|news|release[-_ ]?note
 _BARREL_NAMES = re.compile(r"(^|/)(__init__\.py|package-info\.java|index\.[cm]?[jt]sx?|mod\.rs)$")
 _REEXPORT_LINE = re.compile(r"^\s*(export\s+(\*|\{|type\s+\{)|import\s|from\s+\S+\s+import\s|pub\s+(use|mod)\s|"
                             r"module\.exports|exports\.|require\(|#|//|$)")
+# Files a pasted bug report shares boilerplate with, not code: issue/PR/discussion templates and
+# a docs build's conf.py (issue 24: they took 33 of 110 top-5 slots on two projects' issues).
+_TEMPLATE = re.compile(r"(^|/)\.github/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DISCUSSION_TEMPLATE)(/|\.|$)"
+                       r"|(^|/)(ISSUE|PULL_REQUEST)_TEMPLATE(\.\w+)?$|(^|/)docs?/(source/)?conf\.py$", re.IGNORECASE)
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
 DATA_LANGUAGES = frozenset({"yaml", "json", "toml"})
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec|specs)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|/)conftest\.py$")
 
-PRIOR_KINDS = ("tests", "examples", "vendored", "compat", "barrel", "stub", "changelog", "prose", "data")
+PRIOR_KINDS = ("tests", "examples", "vendored", "compat", "barrel", "stub", "changelog", "prose", "data", "templates")
 
 
 def is_test_path(path: str) -> bool:
@@ -66,6 +70,8 @@ def _path_only_kinds(path: str, language: str) -> frozenset[str]:
         kinds.add("prose")
     if language in DATA_LANGUAGES:
         kinds.add("data")
+    if _TEMPLATE.search(path):
+        kinds.add("templates")
     return frozenset(kinds)
 
 

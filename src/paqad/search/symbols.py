@@ -96,8 +96,25 @@ def definition_pattern(name: str) -> re.Pattern[str]:
     )
 
 
-def defines_in_text(text: str, name: str) -> bool:
+@lru_cache(maxsize=512)
+def strict_definition_pattern(name: str) -> re.Pattern[str]:
+    """:func:`definition_pattern` with the name right after the keyword (past generics ``<T>``, a Go
+    receiver ``(c *Cache)`` and qualifiers ``a.b.``/``a::``): ``class TypeName``, not ``class
+    ArrayTypeName extends TypeName``; ``typedef`` keeps the loose form (C names the type last)."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*{_MODIFIERS}(?:(?:{_KEYWORDS})(?:\s*<[^>\n]*>)?\s+(?:\([^)\n]*\)\s*)?(?:[\w$]+(?:\.|::))*{escaped}(?![\w$])"
+        rf"|typedef\b[^\n]{{0,80}}?(?<![\w$]){escaped}(?![\w$])"
+        rf"|#\s*define\s+{escaped}\b"
+        rf"|(?:[\w$.]+\.)?{escaped}\s*(?::[^=\n]{{1,60}})?=(?!=)"
+        rf"|{escaped}\s*:=)",
+        re.MULTILINE,
+    )
+
+
+def defines_in_text(text: str, name: str, strict: bool = False) -> bool:
     """Whether ``text`` holds a line defining ``name`` (a keyword, then the name; a macro; an
     assignment at the start of a line). Case-sensitive: ``Match`` is not ``match``."""
     # the substring test first: most candidates do not mention the name at all
-    return len(name) >= 2 and name in text and bool(definition_pattern(name).search(text))
+    pattern = strict_definition_pattern if strict else definition_pattern
+    return len(name) >= 2 and name in text and bool(pattern(name).search(text))

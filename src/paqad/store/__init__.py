@@ -23,10 +23,11 @@ from paqad.store.records import (
 )
 from paqad.store.lock import current_writer, write_lock
 from paqad.store.schema import SCHEMA_VERSION
+from paqad.store.state import require_same_embedding
 
 __all__ = [
     "Applied", "ChangeSet", "current_writer", "ChunkEntry", "ChunkRow", "DenseView", "FileRow", "IndexStore", "PendingChunk",
     "SCHEMA_VERSION", "backup_database",
     "fts_match_expression", "index_exists", "index_size_bytes", "open_store", "read_summary", "recreate_store",
-    "symbol_key", "write_lock",
+    "require_same_embedding", "symbol_key", "write_lock",
 ]

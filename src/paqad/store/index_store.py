@@ -1,6 +1,6 @@
 """The index database: one SQLite file (WAL) under ``.paqad/vectors/`` (DESIGN §11).
 
-Tables (:mod:`paqad.store.schema`, v3): ``meta`` (versions, provider, model, timestamps,
+Tables (:mod:`paqad.store.schema`, v4): ``meta`` (versions, provider, model, timestamps,
 counts), ``files`` (one row per indexed file), ``chunks`` (compressed text, lines, symbol, the
 key of its embedding and ``vec``, its row in the vector store, NULL until embedded),
 ``chunks_fts`` (contentless FTS5, BM25 over code-aware tokens, rowid = chunk id), ``symbols``
@@ -29,7 +29,7 @@ from paqad.index.rows import FileRow
 from paqad.project import ProjectPaths, index_exists
 from paqad.store import codec, vectors
 from paqad.store.records import Applied, ChangeSet, ChunkRow, DenseView, PendingChunk, symbol_key
-from paqad.store.schema import SCHEMA_VERSION, migrate
+from paqad.store.schema import READABLE_FROM, SCHEMA_VERSION, migrate
 
 if TYPE_CHECKING:  # a keyword search does not import numpy (the prompt hook's budget)
     import numpy as np
@@ -45,9 +45,11 @@ _VIEW_CACHE: dict[tuple, DenseView] = {}
 class IndexStore:
     """An open index database. Use :func:`open_store`; close with :meth:`close` or ``with``."""
 
-    def __init__(self, paths: ProjectPaths, db: sqlite3.Connection):
+    def __init__(self, paths: ProjectPaths, db: sqlite3.Connection, version: int = SCHEMA_VERSION):
         self.paths = paths
         self.db = db
+        # A v3 index opened read-only has no files.ctime_ns / files.inode (schema v4): read as 0.
+        self._stat_columns = "ctime_ns, inode" if version >= 4 else "0, 0"
 
     # --- lifecycle -----------------------------------------------------------------------
     def close(self) -> None:
@@ -106,7 +108,8 @@ class IndexStore:
     # --- files and chunks ----------------------------------------------------------------
     def files(self) -> dict[str, FileRow]:
         """Every indexed file by path."""
-        return {r[0]: FileRow(*r) for r in self.db.execute("SELECT path, size, mtime_ns, sha256, language, chunk_count FROM files")}
+        return {r[0]: FileRow(*r) for r in self.db.execute(
+            f"SELECT path, size, mtime_ns, sha256, language, chunk_count, {self._stat_columns} FROM files")}
 
     def file_paths(self) -> tuple[str, ...]:
         """Every indexed path, sorted; read once per generation of the index and kept."""
@@ -119,9 +122,11 @@ class IndexStore:
         return cached[1]
 
     def file_row(self, path: str) -> FileRow | None:
-        """The indexed file ``path``, or None."""
-        row = self.db.execute("SELECT path, size, mtime_ns, sha256, language, chunk_count FROM files WHERE path = ?",
-                              (path,)).fetchone()
+        """The indexed file ``path``, or None (also for a name that is not UTF-8: never indexed)."""
+        if not _is_text(path):
+            return None
+        row = self.db.execute(f"SELECT path, size, mtime_ns, sha256, language, chunk_count, {self._stat_columns} "
+                              "FROM files WHERE path = ?", (path,)).fetchone()
         return FileRow(*row) if row else None
 
     def count_files_under(self, folder: str) -> int:
@@ -171,8 +176,9 @@ class IndexStore:
 
     def upsert_file(self, row: FileRow) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha256, language, chunk_count) VALUES (?,?,?,?,?,?)",
-            (row.path, row.size, row.mtime_ns, row.sha256, row.language, row.chunk_count),
+            "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha256, language, chunk_count, ctime_ns, inode)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (row.path, row.size, row.mtime_ns, row.sha256, row.language, row.chunk_count, row.ctime_ns, row.inode),
         )
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
@@ -476,21 +482,31 @@ def open_store(paths: ProjectPaths, *, create: bool = False, readonly: bool = Fa
         if version > SCHEMA_VERSION:
             db.close()
             raise PaqadError(f"{db_path}: index schema v{version} is newer than this paqad-ai (v{SCHEMA_VERSION}); upgrade paqad-ai or run `paqad-ai rag rebuild`")
-        if version < SCHEMA_VERSION and not create:
+        if version < READABLE_FROM and not create:
             db.close()
             if version == 0:
                 raise IndexMissingError()  # a writer is creating it right now
             raise IndexStaleError([f"index schema v{version} is older than this paqad-ai (v{SCHEMA_VERSION}); "
                                    "any sync upgrades it in place, keeping every embedding"], command="paqad-ai rag refresh-context")
-        if version < SCHEMA_VERSION:
+        if version < SCHEMA_VERSION and create:
             # Free pages (rewritten vector blocks, deleted chunks) go back to the file system at the
             # end of each sync (IndexStore.reclaim): auto_vacuum (see _connect) holds from here on.
             if migrate(db, version):
                 db.execute("VACUUM")  # give back the pages of the old layout
                 vectors.remove_matrices(paths.vectors_dir)
+            version = SCHEMA_VERSION
     except sqlite3.DatabaseError as exc:
         raise IndexCorruptError(f"{db_path.relative_to(paths.root)}: index is unreadable ({exc}); run `paqad-ai rag rebuild`") from None
-    return IndexStore(paths, db)
+    return IndexStore(paths, db, version)
+
+
+def _is_text(path: str) -> bool:
+    """Whether ``path`` can be stored (UTF-8 text; a name that is not UTF-8 holds surrogates)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def recreate_store(paths: ProjectPaths) -> IndexStore:

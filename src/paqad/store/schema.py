@@ -12,6 +12,12 @@ it is embedded, so the keyword index is searchable before embedding ends; a chun
 vector recomputes its key from its text, so chunks keep no hash). The FTS5 index is contentless: it keeps the inverted index and the document
 lengths BM25 needs, not a second copy of the tokens; a row is deleted with the tokens it was
 inserted with, recomputed from the chunk and checked against ``chunks.fts_hash``.
+
+Version 4 (issue 20): ``files.ctime_ns`` and ``files.inode``, so a sync detects changes as git
+does (an edit that keeps size and mtime still moves the ctime). Two ``ADD COLUMN`` with a default:
+no row is rewritten; rows of a v3 index hold 0 there and their files are hashed once more at the
+next sync (not re-chunked, not re-embedded). A v3 index stays readable without the migration
+(:data:`READABLE_FROM`): readers never need the new columns, only a sync writes them.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable, Union
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+READABLE_FROM = 3  # the oldest schema a read-only open serves as is (a writer migrates it first)
 
 
 _M001_INITIAL = """
@@ -145,6 +152,12 @@ def _m003_compact(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE embeddings")
 
 
+_M004_FILE_STAT = """
+        ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0
+"""
+
+
 def run_script(db: sqlite3.Connection, script: str) -> None:
     """Run the ``;``-separated statements of ``script`` in the current transaction.
 
@@ -160,7 +173,7 @@ Migration = Union[str, Callable[[sqlite3.Connection], None]]
 
 # Numbered migrations (index = schema version reached). An index older than the first entry
 # we can migrate from is rebuilt with a stated reason.
-MIGRATIONS: list[Migration] = [_M001_INITIAL, _M002_SYMBOLS, _m003_compact]  # entry N brings the schema to version N
+MIGRATIONS: list[Migration] = [_M001_INITIAL, _M002_SYMBOLS, _m003_compact, _M004_FILE_STAT]  # entry N brings the schema to version N
 
 
 def migrate(db: sqlite3.Connection, version: int) -> bool:

@@ -7,15 +7,16 @@ model fingerprint); :func:`stale_reasons` lists every difference with the settin
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from paqad.config import Settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
+from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, NO_INDEX_MESSAGE, IndexMissingError, IndexStaleError, PaqadError
 from paqad.project import ProjectPaths
-from paqad.store.index_store import index_size_bytes, read_summary
+from paqad.store.index_store import index_size_bytes, open_store, read_summary
 from paqad.store.lock import current_writer
-from paqad.store.schema import SCHEMA_VERSION
+from paqad.store.schema import READABLE_FROM, SCHEMA_VERSION
 
 NO_BUILD_YET = "no complete build yet"
 
@@ -49,12 +50,38 @@ def embedding_changes(meta: Mapping[str, str], settings: Settings) -> list[str]:
 
 
 def _differences(meta: Mapping[str, str], wanted: Mapping[str, str]) -> list[str]:
+    """One reason per change, in the settings' terms. A provider or model switch is one reason,
+    naming both (``embedding model changed: index has local Xenova/all-MiniLM-L6-v2, settings want
+    openai text-embedding-3-small``); precision is compared only within one provider and model (an
+    OpenAI model has none: "int8 -> none" would be noise)."""
     reasons = []
+    switched = any(meta.get(key, "") != wanted[key] for key in ("provider", "model") if key in wanted)
     for key, want in wanted.items():
         have = meta.get(key, "")
-        if have != want:
+        if key == "provider" and switched:
+            reasons.append(f"embedding model changed: index has {_named_model(meta)}, settings want {_named_model(wanted)}")
+        elif have != want and key not in ("provider", "model") and not (key == "precision" and switched):
             reasons.append(f"{_META_LABELS[key]} changed: index has {have or 'none'}, settings want {want or 'none'}")
     return reasons
+
+
+def _named_model(values: Mapping[str, str]) -> str:
+    return f"{values.get('provider') or 'unknown provider'} {values.get('model') or 'unknown model'}"
+
+
+def require_same_embedding(paths: ProjectPaths, settings: Settings) -> None:
+    """Raise :class:`~paqad.errors.IndexStaleError` (naming ``paqad-ai rag rebuild``) when the
+    index was built with another provider, model or precision than ``settings``: what ``probe``
+    checks first, so it refuses in one line instead of answering by keywords (README). A missing
+    or unreadable index is left to the caller's own checks."""
+    try:
+        with open_store(paths, readonly=True) as store:
+            meta = store.meta()
+    except (PaqadError, sqlite3.Error):
+        return
+    changed = embedding_changes(meta, settings)
+    if changed:
+        raise IndexStaleError(changed)
 
 
 _META_LABELS = {"schema_version": "schema", "chunker_version": "chunker version", "provider": "provider",
@@ -65,7 +92,11 @@ def stale_reasons(meta: Mapping[str, str], settings: Settings, fingerprint: str 
     """Why an index recorded with ``meta`` cannot be used as is with ``settings`` (empty: valid)."""
     if not meta.get("built_at"):
         return [NO_BUILD_YET]
-    reasons = _differences(meta, expected_meta(settings))
+    wanted = expected_meta(settings)
+    have = meta.get("schema_version", "")
+    if have.isdigit() and READABLE_FROM <= int(have) < SCHEMA_VERSION:
+        wanted["schema_version"] = meta["schema_version"]  # served as is; the next sync migrates it in place
+    reasons = _differences(meta, wanted)
     # A changed model or precision changes the fingerprint too: say only what the user changed.
     if not reasons and fingerprint is not None and meta.get("fingerprint") and meta["fingerprint"] != fingerprint:
         reasons.append(f"embedding model files or runtime changed ({meta['fingerprint']} -> {fingerprint})")
@@ -140,8 +171,7 @@ class IndexState:
         if self.reasons == (NO_BUILD_YET,) and self.build_running:
             return f"Index: first build running (pid {self.build_running['pid']}); nothing to search until it finishes"
         if self.reasons == (NO_BUILD_YET,):
-            return ("Index: no complete build yet (the first build was interrupted or failed); "
-                    "run `paqad-ai rag rebuild`")
+            return "Index: " + NO_COMPLETE_BUILD_MESSAGE.removeprefix("the index has ")
         return "Index: " + ("valid" if self.valid else "stale: " + "; ".join(self.reasons))
 
 

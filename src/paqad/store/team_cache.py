@@ -74,8 +74,9 @@ class TeamReadThrough:
     """The team store as a build sees it: :meth:`lookup` before embedding, :meth:`publish` after.
 
     Counters: ``fetched`` texts whose vector came from the team, ``published`` rows written,
-    ``rejected`` rows refused as invalid, ``seconds`` spent on the store (connect, lookups, writes). ``note`` is the one line a build reports ("" when all
-    went well). Never raises for a fault of the store; call :meth:`close` at the end.
+    ``rejected`` rows refused as invalid, ``seconds`` spent on the store (connect, lookups,
+    writes). ``note`` is the one line a build reports ("" when all went well). Never raises for
+    a fault of the store; call :meth:`close` at the end.
     """
 
     def __init__(self, url: str, password: str | None, fingerprint: str, dimension: int, write: bool) -> None:
@@ -87,10 +88,6 @@ class TeamReadThrough:
         self._fp_id: int | None = None
         self._off = False
         self._fault = ""
-
-    @property
-    def active(self) -> bool:
-        return not self._off
 
     @property
     def note(self) -> str:
@@ -285,10 +282,12 @@ class TeamStoreInfo:
     vectors_from_team: int
 
     def describe(self) -> str:
-        state = "reachable" if self.reachable else "not reachable" if self.reachable is False else "not checked"
+        if self.reachable is False:  # the detail says why, in the fault's words ("unreachable (...)")
+            state = self.detail or "not reachable"
+        else:
+            state = ("reachable" if self.reachable else "not checked") + (f", {self.detail}" if self.detail else "")
         mode = "read-write" if self.write else "read-only"
-        return (f"Team store: {self.url} ({mode}), {state}{': ' + self.detail if self.detail else ''}; "
-                f"{self.vectors_from_team:,} of this index's vectors came from it")
+        return f"Team store: {self.url} ({mode}), {state}; {self.vectors_from_team:,} of this index's vectors came from it"
 
     def to_dict(self) -> dict:
         return {"url": self.url, "write": self.write, "reachable": self.reachable, "detail": self.detail,

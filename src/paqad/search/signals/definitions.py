@@ -29,7 +29,7 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
     options = context.options
     if table:
         share = 1.0 if table[0].qualified else options.unqualified_share
-    elif defines_in_text(row.text, identifier.name):
+    elif defines_in_text(row.text, identifier.name, options.strict_definitions):
         share = options.unqualified_share if identifier.qualified else 1.0
     else:
         return 0.0
@@ -52,9 +52,11 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
     shares: dict[int, float] = {}
     for cid, row in context.rows.items():
         boost = 0.0
+        matches = by_table.get(cid, ())
         for identifier in context.info.identifiers:
-            table = [m for m in by_table.get(cid, ()) if m.identifier is identifier]
-            boost = max(boost, _share(context, row, identifier, table))
+            table = [m for m in matches if m.identifier is identifier]
+            if table or identifier.name in row.text:  # else it cannot define it (a fast exit)
+                boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
     return shares

@@ -29,6 +29,7 @@ def kind_factors(context: RankingContext) -> dict[str, float]:
         "changelog": options.changelog_prior,
         "prose": 1.0 if info.mentions_docs else options.prose_prior,
         "data": 1.0 if info.mentions_config else options.data_prior,
+        "templates": options.templates_prior,
     }
     for kind in context.exempt:
         factors[kind] = 1.0

@@ -1,0 +1,44 @@
+"""The ranking signals' pipeline (issue 18): one shape, one ordered list, ablation by name."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from paqad.search import RankingOptions, ablations
+from paqad.search.analysis import analyze
+from paqad.search.signals import PIPELINE, RankingContext, apply_pipeline, in_force
+from paqad.store import ChunkRow
+
+
+def _row(cid: int, path: str, start: int) -> ChunkRow:
+    return ChunkRow(path=path, start_line=start, end_line=start + 9, language="python", symbol=None, kind="block",
+                    signature=None, text=f"x = {cid}\n", id=cid)
+
+
+ROWS = {1: _row(1, "src/store.py", 1), 2: _row(2, "src/store.py", 20), 3: _row(3, "tests/test_store.py", 1)}
+FUSED = {1: 1.0, 2: 0.9, 3: 0.95}
+
+
+def _context(options: RankingOptions) -> RankingContext:
+    return RankingContext(info=analyze("how do entries expire after a while"), options=options, rows=ROWS, best=1.0,
+                          definitions=(), named_paths=frozenset(), exempt=frozenset())
+
+
+def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
+    assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
+                                          "coherence", "saturation"]
+    assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation")
+    assert in_force(RankingOptions(off=frozenset({"saturation"}))) == in_force(ablations()["no-saturation"])
+    assert in_force(ablations()["rrf"]) == ()
+    assert in_force(ablations()["with-coherence"])[-2:] == ("coherence", "saturation")
+
+
+def test_priors_then_saturation_on_real_rows():
+    # tests prior 0.1 (the query does not ask for tests), then a file's 2nd chunk x 0.5
+    assert apply_pipeline(dict(FUSED), _context(RankingOptions())) == {1: 1.0, 2: 0.45, 3: 0.95 * 0.1}
+    # without the priors the test file is 2nd, so the second chunk of store.py is still halved
+    off = RankingOptions(off=frozenset({"path_priors"}))
+    assert apply_pipeline(dict(FUSED), _context(off)) == {1: 1.0, 2: 0.45, 3: 0.95}
+    # nothing in force: the fused scores unchanged, and the input is never changed in place
+    fused = dict(FUSED)
+    assert apply_pipeline(fused, _context(replace(ablations()["rrf"]))) == FUSED and fused == FUSED
