@@ -1,8 +1,10 @@
-"""Sync, then search, as one call (issue 18): the MCP server's ``search_code`` sequence.
+"""Sync, then search, as job calls (issue 18).
 
-:func:`sync_then_search` runs the steps in their one order (sync within the caller's budget,
-then the scope checks against the index as synced, then the search) and returns a frozen
-:class:`SyncedSearch`; the caller formats it.
+:func:`sync_then_search` is the MCP server's ``search_code`` sequence in its one order (sync
+within the caller's budget, the scope checks against the index as synced, the search) and
+returns a frozen :class:`SyncedSearch`. :func:`sync_edited` is the background refresh's sync
+step (edited files, or keyword-only on a stale index / without the model); the refresh then
+searches through ``deliver`` (stage 5, which jobs must not import), so that half stays there.
 """
 
 from __future__ import annotations
@@ -49,3 +51,39 @@ def sync_then_search(paths: ProjectPaths, settings: Settings, text: str, *, sync
     response = search(paths, settings, text, top_n=top_n, path_prefix=prefix, embedder=model,
                       degraded=degraded, store=store())
     return SyncedSearch(note, prefix, response, model is not None and response.degraded is not None)
+
+
+@dataclass(frozen=True)
+class EditedSync:
+    """What a sync of the edited files left to search with: ``embedder`` (None: keyword-only,
+    ``degraded`` says why), the sync's ``report`` (None: not synced, or another writer held the
+    lock), the ``note`` line on what the index reflects, and ``stale``: the refusal when the index
+    needs a whole rebuild (searched by keywords only; the caller logs it)."""
+
+    embedder: Any
+    degraded: Degraded | None
+    report: Any
+    note: str
+    stale: Exception | None = None
+
+
+def sync_edited(paths: ProjectPaths, settings: Settings, embedder: Any, degraded: Degraded | None,
+                not_synced: str) -> EditedSync:
+    """Sync the edited files with ``embedder`` (non-blocking writer lock, never a whole rebuild,
+    no backlog embedding); without a model, nothing is synced and ``note`` ends in ``not_synced``.
+    A stale index (IndexStaleError) turns the search keyword-only instead of rebuilding.
+
+    Raises what :func:`paqad.build.sync` raises other than IndexStaleError (OSError, a full disk).
+    """
+    from paqad.build import sync
+    from paqad.errors import IndexStaleError
+    from paqad.search.degraded import Degraded as Why, DegradedReason
+
+    if embedder is None:  # keyword search on the last committed index; syncing needs the model for new chunks
+        return EditedSync(None, degraded, None, f"{degraded.words if degraded else None}; {not_synced}")
+    try:
+        report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False)
+    except IndexStaleError as exc:  # never a whole rebuild on the side: keyword search, say what to run
+        return EditedSync(None, Why(DegradedReason.STALE_INDEX, str(exc)), None, f"{exc}; not synced", stale=exc)
+    note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
+    return EditedSync(embedder, degraded, report, note)
