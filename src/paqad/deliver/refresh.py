@@ -24,14 +24,14 @@ from typing import Callable, Iterator
 
 from paqad import store as store_mod
 from paqad.config import Settings, load_settings
-from paqad.errors import NO_INDEX_MESSAGE, IndexStaleError, PaqadError, RefreshWarning
+from paqad.errors import NO_INDEX_MESSAGE, PaqadError, RefreshWarning
 from paqad.project import ProjectPaths, index_exists
-from paqad.build import IndexReport, embed_backlog, sync
+from paqad.build import embed_backlog
 from paqad.deliver.delivery import deliver
 from paqad.deliver.query import choose_query, read_last_prompt
 from paqad.deliver.session_file import write_section
 from paqad.search import load_embedder
-from paqad.search.degraded import Degraded, DegradedReason
+from paqad.jobs.sync_search import sync_edited
 from paqad.status import record_last_refresh
 
 MAX_CATCH_UP_ROUNDS = 3  # prompts recorded while a refresh runs are answered by at most 3 more rounds
@@ -176,24 +176,16 @@ def sync_failed_summary(paths: ProjectPaths, exc: BaseException) -> str:
 
 def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
     embedder, degraded = load_embedder(paths, settings)
-    report: IndexReport | None = None
-    search_with = embedder
     if embedder is None:
-        # Keyword search on the last committed index; syncing needs the model for new chunks.
         _log_refresh_warning(paths, degraded.words if degraded else "embedding model unavailable")
-        sync_note = f"{degraded.words if degraded else None}; {NOT_SYNCED}"
-    else:
-        try:
-            report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False)
-        except IndexStaleError as exc:  # never a whole rebuild on the side: keyword search, say what to run
-            log_failure(paths, "refresh", exc)
-            sync_note = f"{exc}; not synced"
-            search_with, degraded = None, Degraded(DegradedReason.STALE_INDEX, str(exc))
-        except Exception as exc:  # noqa: BLE001 - keep the previous index and section
-            log_failure(paths, "refresh", exc)
-            return RefreshOutcome(sync_failed_summary(paths, exc), seconds=time.perf_counter() - started)
-        else:
-            sync_note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
+    try:
+        synced = sync_edited(paths, settings, embedder, degraded, NOT_SYNCED)
+    except Exception as exc:  # noqa: BLE001 - keep the previous index and section
+        log_failure(paths, "refresh", exc)
+        return RefreshOutcome(sync_failed_summary(paths, exc), seconds=time.perf_counter() - started)
+    if synced.stale is not None:
+        log_failure(paths, "refresh", synced.stale)
+    report, sync_note, search_with, degraded = synced.report, synced.note, synced.embedder, synced.degraded
     try:
         if (report.chunks_total if report is not None else _chunks_in_index(paths)) == 0:
             write_section(paths.session_context, None)  # nothing to find: no section rather than noise

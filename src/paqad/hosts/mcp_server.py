@@ -157,19 +157,23 @@ class CodeSearch:
                include: list[str] | None = None, exclude: list[str] | None = None) -> SearchOutput:
         """Top ``top_k`` (1..50) fused results for ``query``. Raises ``PaqadError`` (no index,
         index of another model) and ``ValueError`` (bad arguments)."""
-        from paqad.search import search
+        from paqad.jobs.sync_search import sync_then_search
 
         if not query or not query.strip():
             raise ValueError("query is empty")
         _check_range("top_k", top_k, MAX_TOP_K)
-        with self._lock:
-            note = self.refresh()
+        scoped: list[fmt.Globs] = []
+
+        def scope() -> tuple[str | None, int]:
             prefix, globs, _ = self._scope(path_prefix, include, exclude)
-            embedder = self._get_embedder()
-            top_n = WIDE_TOP_N if globs.active else max(top_k, self.settings.rag_top_n)
-            response = search(self.paths, self.settings, query, top_n=top_n, path_prefix=prefix, embedder=embedder,
-                              degraded=self._degraded, store=self._get_store())
-            if embedder is not None and response.degraded:  # the model failed mid-search: stop trying it
+            scoped.append(globs)
+            return prefix, WIDE_TOP_N if globs.active else max(top_k, self.settings.rag_top_n)
+
+        with self._lock:
+            done = sync_then_search(self.paths, self.settings, query, sync=self.refresh, scope=scope,
+                                    embedder=lambda: (self._get_embedder(), self._degraded), store=self._get_store)
+            note, response, globs = done.note, done.response, scoped[0]
+            if done.model_failed:  # the model failed mid-search: stop trying it
                 self._embedder, self._degraded = None, response.degraded
                 print(f"paqad-ai mcp: {response.degraded.words}", file=sys.stderr)
         degraded = response.degraded.words if response.degraded is not None else None
