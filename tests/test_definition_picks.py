@@ -1,5 +1,5 @@
 """Several definitions of one name (issues 22, 24): the implementation file over its declaration
-file, an exact-case symbol over one spelled with another case."""
+file, an exact-case symbol over one spelled with another case, a type over its constructors."""
 
 from __future__ import annotations
 
@@ -100,3 +100,14 @@ def test_a_symbol_spelled_with_another_case_shares_less():
     lower = _row(2, "lib/runner.dart", "UsageException usageException(String m) => UsageException(m);\n")
     assert _shares("default", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 0.7}
     assert _shares("no-exact-case", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 1.0}
+
+
+def test_a_bare_type_name_prefers_the_type_over_its_constructors():
+    struct = store_mod.ChunkRow("src/trie.jl", 1, 3, "julia", "Trie", "class", None,
+                                "mutable struct Trie{T}\n    children::Dict{Char,Trie{T}}\nend\n", id=1)
+    outer = store_mod.ChunkRow("src/trie.jl", 5, 5, "julia", None, "block", None,
+                               "Trie() = Trie{Any}()\n", id=2)
+    assert _shares("default", "Trie", [struct, outer], {1: True, 2: True}) == {1: 1.0, 2: 0.7}
+    assert _shares("no-type-over-constructor", "Trie", [struct, outer], {1: True, 2: True}) == {1: 1.0, 2: 1.0}
+    # without a type chunk among the candidates the constructors keep their share
+    assert _shares("default", "Trie", [outer], {2: True}) == {2: 1.0}

@@ -6,7 +6,9 @@ name), ``unqualified_share`` for a bare name match of a qualified identifier, ti
 ``embedded_share`` for an identifier found inside prose (and ``long_prompt_share`` in a long
 prompt), times ``file_name_boost`` when the file is named like the symbol, times ``inexact_case_share``
 for a symbol spelled with another case, and times ``declaration_share`` in a declaration file
-(``.mli``, ``.h``, ``.d.ts``, ``.pyi``: the implementation file wins for the same name).
+(``.mli``, ``.h``, ``.d.ts``, ``.pyi``) beside an implementation file of the same name that defines
+it too, and times ``constructor_share`` for a non-type chunk defining a bare PascalCase name when
+the type's own chunk is a candidate (Julia outer constructors, Dart factories).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
                 boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
-    return _prefer_implementations(context, shares)
+    return _prefer_types(context, _prefer_implementations(context, shares))
 
 
 def _stem(path: str) -> str:
@@ -94,3 +96,24 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     for cid, share in context.definition_shares.items():
         out[cid] += context.options.definition_boost * context.best * share
     return out
+
+
+TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait", "protocol", "record"})
+
+
+def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
+    """For a bare PascalCase name (``Trie``): shares x ``constructor_share`` for the chunks that
+    define it but are not a type definition (Julia outer constructors, a Dart factory), when a
+    type chunk named so is among the candidates too."""
+    names = {i.name for i in context.info.identifiers if not i.qualified and i.name[:1].isupper()}
+    if context.options.constructor_share == 1.0 or not names:
+        return shares
+
+    def is_type(cid: int) -> bool:
+        row = context.rows[cid]
+        return row.kind in TYPE_KINDS and (row.symbol or "").replace("::", ".").rsplit(".", 1)[-1] in names
+
+    if not any(is_type(cid) for cid in shares):
+        return shares
+    return {cid: share * (1.0 if is_type(cid) else context.options.constructor_share)
+            for cid, share in shares.items()}
