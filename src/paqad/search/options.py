@@ -44,6 +44,10 @@ class RankingOptions:
     long_prompt_share: float = 0.0  # and x this in a long prompt (many names, most not the answer)
     unqualified_share: float = 0.5
     file_name_boost: float = 1.0
+    # several definitions of one name (issues 22, 24): another case, a declaration file
+    inexact_case_share: float = 0.7
+    declaration_share: float = 0.7
+    constructor_share: float = 0.7
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
@@ -100,6 +104,10 @@ def ablations() -> dict[str, RankingOptions]:
         "no-saturation": replace(default, saturation=1.0),
         "no-code-signal": replace(default, signals=frozenset()),
         "no-long-prompts": replace(default, long_prompts=False),
+        "no-exact-case": replace(default, inexact_case_share=1.0),
+        "no-declaration-share": replace(default, declaration_share=1.0),
+        "no-type-over-constructor": replace(default, constructor_share=1.0),
+        "no-definition-picks": replace(default, inexact_case_share=1.0, declaration_share=1.0, constructor_share=1.0),
         "with-strict-definitions": replace(default, strict_definitions=True),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
     }

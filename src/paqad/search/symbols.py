@@ -38,13 +38,15 @@ _MODIFIERS = (
 class DefinitionMatch:
     """A chunk that defines one of the query's identifiers.
 
-    ``qualified``: the identifier's qualifier matches the symbol path too; ``embedded``: the
-    identifier was found inside prose (weaker evidence than a symbol query).
+    ``qualified``: the identifier's qualifier matches the symbol path too; ``exact``: the
+    symbol's last component is spelled like the identifier, case included (``UsageException``,
+    not ``usageException``; the table's key ignores case and ``_``).
     """
 
     chunk_id: int
     identifier: Identifier
     qualified: bool
+    exact: bool = True
 
 
 def _qualifier_matches(identifier: Identifier, symbol: str) -> bool:
@@ -53,6 +55,13 @@ def _qualifier_matches(identifier: Identifier, symbol: str) -> bool:
     want = [p.lower() for p in identifier.parts]
     have = [p.lower() for p in re.split(r"::|\.", symbol) if p]
     return len(have) >= len(want) and have[-len(want):] == want
+
+
+def _spelled_like(symbol: str, name: str) -> bool:
+    """The symbol's last component is ``name``, case included, past punctuation the query drops
+    (Ruby's ``exc_msg_and_response!``, ``empty?``)."""
+    last = re.split(r"::|\.", symbol)[-1]
+    return re.sub(r"[^\w$]", "", last) == name
 
 
 def symbol_pool(store: store_mod.IndexStore, info: QueryInfo) -> list[DefinitionMatch]:
@@ -73,7 +82,8 @@ def symbol_pool(store: store_mod.IndexStore, info: QueryInfo) -> list[Definition
         if counts[key] > MAX_DEFINITIONS_PER_NAME:
             continue
         for identifier in by_key.get(key, ()):
-            found.append(DefinitionMatch(chunk_id, identifier, _qualifier_matches(identifier, symbol)))
+            exact = _spelled_like(symbol, identifier.name)
+            found.append(DefinitionMatch(chunk_id, identifier, _qualifier_matches(identifier, symbol), exact))
     found.sort(key=lambda m: (not m.qualified, m.identifier.embedded, m.chunk_id))
     return found
 

@@ -4,7 +4,11 @@ times the best fused score, scaled by how sure the match is (DESIGN §8.3).
 The share is 1.0 for a symbol-table match whose qualifier agrees (or a definition line of a bare
 name), ``unqualified_share`` for a bare name match of a qualified identifier, times
 ``embedded_share`` for an identifier found inside prose (and ``long_prompt_share`` in a long
-prompt), times ``file_name_boost`` when the file is named like the symbol.
+prompt), times ``file_name_boost`` when the file is named like the symbol, times ``inexact_case_share``
+for a symbol spelled with another case, and times ``declaration_share`` in a declaration file
+(``.mli``, ``.h``, ``.d.ts``, ``.pyi``) beside an implementation file of the same name that defines
+it too, and times ``constructor_share`` for a non-type chunk defining a bare PascalCase name when
+the type's own chunk is a candidate (Julia outer constructors, Dart factories).
 """
 
 from __future__ import annotations
@@ -23,12 +27,18 @@ def _file_key(path: str) -> str:
     return store_mod.symbol_key(path.rsplit("/", 1)[-1].split(".", 1)[0])
 
 
+# interface/declaration files: their definition of a name is the declaration, not the body
+DECLARATION_SUFFIXES = (".mli", ".h", ".hh", ".hpp", ".hxx", ".d.ts", ".d.mts", ".d.cts", ".pyi")
+
+
 def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identifier,
            table: list[DefinitionMatch]) -> float:
     """How strongly ``row`` defines ``identifier`` (0.0: not at all)."""
     options = context.options
     if table:
         share = 1.0 if table[0].qualified else options.unqualified_share
+        if not any(m.exact for m in table):
+            share *= options.inexact_case_share
     elif defines_in_text(row.text, identifier.name, options.strict_definitions):
         share = options.unqualified_share if identifier.qualified else 1.0
     else:
@@ -59,7 +69,25 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
                 boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
-    return shares
+    return _prefer_types(context, _prefer_implementations(context, shares))
+
+
+def _stem(path: str) -> str:
+    """A file's name without folder and extensions (``lib/parser.mli`` -> ``parser``)."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def _prefer_implementations(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
+    """Shares x ``declaration_share`` for a declaration file (``parser.mli``, ``slice.h``) whose
+    implementation file of the same name (``parser.ml``, ``slice.cc``) defines a query name too;
+    a header alone (a C++ class defined in its ``.h``) keeps its share."""
+    if context.options.declaration_share == 1.0:
+        return shares
+    declared = {cid for cid in shares if context.rows[cid].path.endswith(DECLARATION_SUFFIXES)}
+    implemented = {_stem(context.rows[cid].path) for cid in shares if cid not in declared}
+    return {cid: share * (context.options.declaration_share
+                          if cid in declared and _stem(context.rows[cid].path) in implemented else 1.0)
+            for cid, share in shares.items()}
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
@@ -68,3 +96,24 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     for cid, share in context.definition_shares.items():
         out[cid] += context.options.definition_boost * context.best * share
     return out
+
+
+TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait", "protocol", "record"})
+
+
+def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
+    """For a bare PascalCase name (``Trie``): shares x ``constructor_share`` for the chunks that
+    define it but are not a type definition (Julia outer constructors, a Dart factory), when a
+    type chunk named so is among the candidates too."""
+    names = {i.name for i in context.info.identifiers if not i.qualified and i.name[:1].isupper()}
+    if context.options.constructor_share == 1.0 or not names:
+        return shares
+
+    def is_type(cid: int) -> bool:
+        row = context.rows[cid]
+        return row.kind in TYPE_KINDS and (row.symbol or "").replace("::", ".").rsplit(".", 1)[-1] in names
+
+    if not any(is_type(cid) for cid in shares):
+        return shares
+    return {cid: share * (1.0 if is_type(cid) else context.options.constructor_share)
+            for cid, share in shares.items()}
