@@ -10,6 +10,7 @@ Without one, the run stops before collection with one message saying what to set
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -252,6 +253,20 @@ def git_repo(tmp_path: Path):
     return make
 
 
+@contextlib.contextmanager
+def model_environment(paqad_home: Path):
+    """The per-test environment (no caller's PAQAD_* variables, this PAQAD_HOME, the offline model
+    mirror) for code that runs outside it: module-scoped fixtures."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.startswith("PAQAD_"):
+                mp.delenv(name)
+        mp.setenv("PAQAD_HOME", str(paqad_home))
+        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        yield mp
+
+
 def build_index(root: Path, files: dict[str, str | bytes], paqad_home: Path) -> Path:
     """Make ``root`` a git repository holding ``files`` and build its index with ``rag init``.
 
@@ -263,12 +278,6 @@ def build_index(root: Path, files: dict[str, str | bytes], paqad_home: Path) -> 
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")
     write_files(root, files)
-    with pytest.MonkeyPatch.context() as mp:
-        for name in list(os.environ):
-            if name.startswith("PAQAD_"):
-                mp.delenv(name)
-        mp.setenv("PAQAD_HOME", str(paqad_home))
-        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
-        mp.setenv("HF_HUB_OFFLINE", "1")
+    with model_environment(paqad_home):
         assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
     return root

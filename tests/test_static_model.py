@@ -12,13 +12,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import MODEL_MIRROR, git, run_cli, write_files
+from conftest import git, model_environment, run_cli, write_files
 from paqad.config import load_settings
 from paqad.embed import model_store
 from paqad.embed.factory import get_embedder, load_model
@@ -46,13 +45,7 @@ def static_project(tmp_path_factory, paqad_home):
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
     write_files(root, files)
-    with pytest.MonkeyPatch.context() as mp:  # a module fixture runs outside the per-test environment
-        for name in list(os.environ):
-            if name.startswith("PAQAD_"):
-                mp.delenv(name)
-        mp.setenv("PAQAD_HOME", str(paqad_home))
-        mp.setenv("PAQAD_MODEL_MIRROR", str(MODEL_MIRROR))
-        mp.setenv("HF_HUB_OFFLINE", "1")
+    with model_environment(paqad_home):  # a module fixture runs outside the per-test environment
         code, out, err = run_cli("rag", "init", "--provider", "local", "--model", STATIC, "--yes", project=root)
     assert code == 0, err
     assert f"Retrieval on (local, {STATIC})" in out
