@@ -127,15 +127,9 @@ def test_refresh_after_a_precision_change_does_not_rebuild(built: Path, monkeypa
 # --- an interrupted first init, a corrupt index, a read-only .paqad/ (break-it report) ------------
 
 
-def test_an_init_interrupted_while_embedding_leaves_retrieval_on_and_the_refresh_finishes_it(git_repo):
-    """Retrieval is switched on once the keyword index is committed: after Ctrl-C during the
-    embedding the index is searchable, and `refresh-context` embeds the rest, saying so."""
+def _init_stopped_while_embedding(paths: ProjectPaths) -> None:
+    """A first `init` stopped by Ctrl-C once some chunks are embedded (after the keyword commit)."""
     from paqad.build import init_project
-    from paqad.deliver.query import record_prompt
-    from paqad.status import index_state
-
-    root = git_repo(PROJECT)
-    paths = ProjectPaths(root)
 
     def stop_while_embedding(stage: str, done: int, total: int) -> None:
         if stage == "embed" and done > 0:
@@ -143,6 +137,17 @@ def test_an_init_interrupted_while_embedding_leaves_retrieval_on_and_the_refresh
 
     with pytest.raises(KeyboardInterrupt):
         init_project(paths, provider="local", progress=stop_while_embedding)
+
+
+def test_an_init_interrupted_while_embedding_leaves_retrieval_on_and_the_refresh_finishes_it(git_repo):
+    """Retrieval is switched on once the keyword index is committed: after Ctrl-C during the
+    embedding the index is searchable, and `refresh-context` embeds the rest, saying so."""
+    from paqad.deliver.query import record_prompt
+    from paqad.status import index_state
+
+    root = git_repo(PROJECT)
+    paths = ProjectPaths(root)
+    _init_stopped_while_embedding(paths)
     state = index_state(paths, load_settings(paths))
     assert load_settings(paths).rag_enabled is True
     assert state.chunks == 151 and 0 < state.embedded < 151  # 150 handlers and pyproject.toml
@@ -221,19 +226,12 @@ def test_the_hook_names_a_precision_change_in_the_user_s_words(built: Path, monk
 def test_a_stopped_embedding_is_not_said_to_continue(git_repo):
     """issue 20 item 11: after an embedding was stopped (kill -9, Ctrl-C) and nothing embeds, the
     degraded line says who finishes it and when, not "embedding continues"."""
-    from paqad.build import init_project
     from paqad.embed.factory import get_embedder
     from paqad.search import search
 
     root = git_repo(PROJECT)
     paths = ProjectPaths(root)
-
-    def stop_while_embedding(stage: str, done: int, total: int) -> None:
-        if stage == "embed" and done > 0:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        init_project(paths, provider="local", progress=stop_while_embedding)
+    _init_stopped_while_embedding(paths)
     settings = load_settings(paths)
     response = search(paths, settings, "which function handles event kind 7?", embedder=get_embedder(settings, paths))
     assert "embedding continues" not in response.degraded.words
