@@ -25,12 +25,17 @@ def _context(options: RankingOptions) -> RankingContext:
 
 
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
+    round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
+               "root_package")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
-                                          "coherence", "saturation"]
-    assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation")
+                                          "coherence", "saturation", *round_4]
+    assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation",
+                                          *round_4)
+    assert "reexports" not in in_force(ablations()["no-reexports"])
+    assert not set(round_4) & set(in_force(ablations()["no-round-4"]))
     assert in_force(RankingOptions(off=frozenset({"saturation"}))) == in_force(ablations()["no-saturation"])
     assert in_force(ablations()["rrf"]) == ()
-    assert in_force(ablations()["with-coherence"])[-2:] == ("coherence", "saturation")
+    assert in_force(ablations()["with-coherence"])[5:7] == ("coherence", "saturation")
 
 
 def test_priors_then_saturation_on_real_rows():

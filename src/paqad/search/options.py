@@ -14,6 +14,10 @@ from paqad.config import RRF_K
 from paqad.search.priors import PRIOR_KINDS
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_DECAY
 
+# issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
+ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
+                   "root_package")
+
 
 @dataclass(frozen=True)
 class RankingOptions:
@@ -76,6 +80,11 @@ class RankingOptions:
     # long prompts: BM25 over identifiers, paths and prose without frames; embedding of the head
     long_prompts: bool = True
     off: frozenset[str] = frozenset()
+    # issue 24, round 4 (signals at the end of PIPELINE; bench/README.md "Ranking, round 4")
+    reexport_share: float = 0.7  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
+    header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
+    macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
+    root_package_share: float = 0.9  # a same-named definition deeper than the shallowest
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -111,6 +120,9 @@ def ablations() -> dict[str, RankingOptions]:
         "with-strict-definitions": replace(default, strict_definitions=True),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
     }
+    for name in ROUND_4_SIGNALS:
+        configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
+    configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import coherence, definitions, older, path_priors, path_words, saturation, symbol_words
+from paqad.search.signals import (coherence, definitions, header_declarations, name_shape, older, path_priors, path_words,
+                                  reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -50,6 +51,13 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
+    # issue 24, round 4 (after saturation, so the list above stays as it was; see symbol_shares)
+    Signal("reexports", reexports.apply, lambda o: o.symbols),
+    Signal("header_declarations", header_declarations.apply, lambda o: o.symbols),
+    Signal("qualified_members", name_shape.qualified_members, lambda o: o.symbols),
+    Signal("type_members", name_shape.type_members, lambda o: o.symbols),
+    Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
+    Signal("root_package", name_shape.root_package, lambda o: o.symbols),
 )
 
 
