@@ -26,7 +26,7 @@ def _context(options: RankingOptions) -> RankingContext:
 
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-               "root_package")
+               "root_package", "platform_variants", "version_copies", "issue_prompts")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "coherence", "saturation", *round_4]
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation",

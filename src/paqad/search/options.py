@@ -16,7 +16,7 @@ from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_D
 
 # issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
 ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-                   "root_package")
+                   "root_package", "platform_variants", "version_copies", "issue_prompts")
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,9 @@ class RankingOptions:
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
     root_package_share: float = 0.9  # a same-named definition deeper than the shallowest
+    platform_prior: float = 0.5  # a platform variant (win32/, env_posix.cc) the query does not name
+    version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
+    issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
 
     @property
     def rankers(self) -> tuple[str, ...]:

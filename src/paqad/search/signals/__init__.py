@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (coherence, definitions, header_declarations, name_shape, older, path_priors, path_words,
-                                  reexports, saturation, symbol_words)
+from paqad.search.signals import (coherence, definitions, header_declarations, issue_prompts, name_shape, older, path_priors, path_words,
+                                  platform_variants, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -58,6 +58,9 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("type_members", name_shape.type_members, lambda o: o.symbols),
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
     Signal("root_package", name_shape.root_package, lambda o: o.symbols),
+    Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors),
+    Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
+    Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
 )
 
 
