@@ -29,10 +29,13 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                "root_package", "platform_variants", "version_copies", "issue_prompts")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "coherence", "saturation", *round_4]
+    off_by_default = ("root_package", "platform_variants")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation",
-                                          *round_4)
+                                          *(name for name in round_4 if name not in off_by_default))
+    assert in_force(ablations()["with-root-package"])[-4:-2] == ("macro_or_function", "root_package")
     assert "reexports" not in in_force(ablations()["no-reexports"])
     assert not set(round_4) & set(in_force(ablations()["no-round-4"]))
+    assert "platform_variants" in in_force(ablations()["with-platform-variants"])
     assert in_force(RankingOptions(off=frozenset({"saturation"}))) == in_force(ablations()["no-saturation"])
     assert in_force(ablations()["rrf"]) == ()
     assert in_force(ablations()["with-coherence"])[5:7] == ("coherence", "saturation")

@@ -84,8 +84,8 @@ class RankingOptions:
     reexport_share: float = 0.7  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
-    root_package_share: float = 0.9  # a same-named definition deeper than the shallowest
-    platform_prior: float = 0.5  # a platform variant (win32/, env_posix.cc) the query does not name
+    root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
+    platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
 
@@ -124,8 +124,12 @@ def ablations() -> dict[str, RankingOptions]:
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
     }
     for name in ROUND_4_SIGNALS:
+        if name in ("root_package", "platform_variants"):
+            continue  # off by default: "with-..." below
         configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
     configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
+    configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
+    configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

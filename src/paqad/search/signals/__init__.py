@@ -57,8 +57,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("qualified_members", name_shape.qualified_members, lambda o: o.symbols),
     Signal("type_members", name_shape.type_members, lambda o: o.symbols),
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
-    Signal("root_package", name_shape.root_package, lambda o: o.symbols),
-    Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors),
+    Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
+    Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
     Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
 )

@@ -3,8 +3,8 @@
 
 The chunker's symbol table holds definitions with bodies, not prototypes, so a header that only
 declares the name gets no definition share and falls below the callers. A candidate header chunk
-(``.h``, ``.hh``, ``.hpp``, ``.hxx``) with a prototype of a query identifier, that does not already
-define it, gains ``header_share`` of the best definition share of the name among the candidates
+(``.h``, ``.hh``, ``.hpp``, ``.hxx``) with a prototype of the identifier a symbol query names (not
+one embedded in prose), that does not already define it, gains ``header_share`` of the best definition share of the name among the candidates
 (1.0 when none is a candidate: the declaration is then the best place the name is described).
 """
 
@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from paqad.search.signals.symbol_shares import add_shares, identifier_factor
+from paqad.search.signals.symbol_shares import add_shares
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -45,6 +45,8 @@ def declaration_shares(context: RankingContext) -> dict[int, float]:
     """Chunk id -> the share this signal adds (header chunks declaring a query identifier)."""
     extra: dict[int, float] = {}
     for identifier in context.info.identifiers:
+        if identifier.embedded:
+            continue  # a name in prose or a commit message asks about behaviour, not the prototype
         name = identifier.name
         headers = [cid for cid, row in context.rows.items()
                    if row.path.endswith(HEADER_SUFFIXES) and cid not in context.definition_shares
@@ -52,7 +54,7 @@ def declaration_shares(context: RankingContext) -> dict[int, float]:
         if not headers:
             continue
         top = max((s for cid, s in context.definition_shares.items() if name in context.rows[cid].text),
-                  default=identifier_factor(context, identifier))
+                  default=1.0)
         for cid in headers:
             extra[cid] = max(extra.get(cid, 0.0), context.options.header_share * top)
     return extra
