@@ -4,7 +4,8 @@ Every case of the ranking benchmark (``bench/ranking/projects``) is delivered as
 :func:`paqad.deliver.delivery.deliver`, the call behind the hook's section (intent check with the
 index's evidence, hybrid search with the default local model, calibrated confidence, floor), on
 the benchmark's indexes (``bench/.cache/ranking/``; built by ``bench/ranking/run.py``), with no
-deadline: the answer a warm process gives. Each delivered passage is judged by the benchmark's
+deadline: the answer a warm process gives. Each listed passage (or pointer, when more than
+``MAX_PASSAGES`` are confident and the section lists locations only) is judged by the benchmark's
 one chunk rule (:func:`metrics.chunk_is_right`: the labelled lines, or the definition for a symbol
 query). Printed per split, overall, by kind and by language:
 
@@ -12,7 +13,8 @@ query). Printed per split, overall, by kind and by language:
 - ``confident``: share delivered in the confident form (goal >= 0.60);
 - ``conf. precision``: of the passages delivered in the confident form, the share that are right
   (goal >= 0.90); ``top right``: of the confident answers, the share whose first passage is right;
-- ``nothing``: share given the nothing form (an answerable prompt should not be).
+- ``nothing``: share given the nothing form (an answerable prompt should not be);
+- ``listed per prompt``: passages (or pointers) the section lists, on average.
 
     .venv/bin/python bench/delivery.py --split dev
     .venv/bin/python bench/delivery.py --split test --show     # every miss, with what was delivered
@@ -51,13 +53,21 @@ class Judged:
     shown: str
 
 
+def shown(outcome) -> tuple:
+    """The results the section lists (quoted passages, or pointers when too many are confident)."""
+    from paqad.config import MAX_PASSAGES, MAX_POINTERS
+
+    results = outcome.results
+    return results[:MAX_POINTERS] if outcome.form == "confident" and len(results) > MAX_PASSAGES else results
+
+
 def judge(case: dict, language: str, delivery) -> Judged:
-    passages = delivery.outcome.results
+    passages = shown(delivery.outcome)
     right = [metrics.chunk_is_right(case, r.path, r.start_line, r.end_line) for r in passages]
-    shown = ", ".join(f"{r.path}:{r.start_line}-{r.end_line} {r.confidence or 0:.2f}{' ok' if ok else ''}"
+    listed = ", ".join(f"{r.path}:{r.start_line}-{r.end_line} {r.confidence or 0:.2f}{' ok' if ok else ''}"
                       for r, ok in zip(passages, right))
     return Judged(case["id"], case["kind"], language, str(delivery.outcome.form), len(passages), sum(right),
-                  bool(right and right[0]), shown)
+                  bool(right and right[0]), listed)
 
 
 def table(rows: list[Judged]) -> None:
@@ -65,8 +75,8 @@ def table(rows: list[Judged]) -> None:
     for row in rows:
         for key in ("all", f"kind {row.kind}", f"lang {row.language}"):
             groups[key].append(row)
-    print("| group | n | targeted | confident | conf. precision | top right | nothing |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| group | n | targeted | confident | conf. precision | top right | nothing | listed per prompt |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for key in sorted(groups, key=lambda k: (k != "all", not k.startswith("kind"), k)):
         g = groups[key]
         confident = [r for r in g if r.form == "confident"]
@@ -74,7 +84,8 @@ def table(rows: list[Judged]) -> None:
         precision = f"{sum(r.right for r in confident) / passages:.3f}" if passages else "-"
         top = f"{sum(r.top_right for r in confident) / len(confident):.3f}" if confident else "-"
         print(f"| {key} | {len(g)} | {sum(r.right > 0 for r in g) / len(g):.3f} | {len(confident) / len(g):.3f} | "
-              f"{precision} | {top} | {sum(r.form == 'nothing' for r in g) / len(g):.3f} |")
+              f"{precision} | {top} | {sum(r.form == 'nothing' for r in g) / len(g):.3f} | "
+              f"{sum(r.passages for r in g) / len(g):.1f} |")
 
 
 def main() -> int:
