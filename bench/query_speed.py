@@ -103,12 +103,30 @@ def start_warm(paths: ProjectPaths) -> subprocess.Popen:
     raise SystemExit("the warm process did not come up")
 
 
+def time_configs(paths, settings, embedder, store, qs: list[str], configs: dict, rounds: int = 3) -> dict[str, list[float]]:
+    """Seconds of ``search()`` per ranking configuration, the configurations interleaved query by
+    query (so the shared machine's load falls on all of them alike), ``rounds`` times each."""
+    out: dict[str, list[float]] = {name: [] for name in configs}
+    for _ in range(rounds if configs else 0):
+        for q in qs:
+            for name, options in configs.items():
+                t0 = time.perf_counter()
+                search(paths, settings, q, embedder=embedder, store=store, options=options)
+                out[name].append(time.perf_counter() - t0)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,50000", help="chunk counts to time search at")
     parser.add_argument("--refresh-files", type=int, default=5000, help="files in the project for the refresh timing")
     parser.add_argument("--probe-runs", type=int, default=10)
+    parser.add_argument("--configs", default="", help="also time search() in process under these ranking "
+                        "configurations (bench/ranking/run.py --list), interleaved query by query in the same run")
     args = parser.parse_args()
+    from paqad.search import ablations
+
+    configs = {name: ablations()[name] for name in args.configs.split(",") if name}
     sizes = [int(s) for s in args.sizes.split(",")]
     qs = queries()
     with tempfile.TemporaryDirectory(prefix="paqad-qspeed-") as tmp:
@@ -140,8 +158,11 @@ def main() -> None:
                 t0 = time.perf_counter()
                 search(paths, settings, q, embedder=embedder)
                 opening.append(time.perf_counter() - t0)
+            by_config = time_configs(paths, settings, embedder, held, qs, configs)
             held.close()
             print(f"search in process   {chunks:>6} chunks: {ms(times)}   ({len(qs)} queries, index open, query embedding included)")
+            for name, values in by_config.items():
+                print(f"  configuration {name:<20} {ms(values)}   (interleaved, {len(values)} runs)")
             print(f"  same, opening the index per call:  {ms(opening)}")
             probe_qs = qs[: args.probe_runs]
             probe_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="false")
