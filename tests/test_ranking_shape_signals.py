@@ -64,7 +64,9 @@ def test_a_type_name_then_a_word_asks_for_that_member():
             2: _row(2, "src/Handler/CurlMultiHandler.php", "    public function tick(): void\n", "CurlMultiHandler.tick",
                     "method")}
     out = name_shape.type_members({1: 0.05, 2: 0.04}, _context("CurlMultiHandler tick", rows))
-    assert out == {1: 0.05, 2: 0.04 + 5.0}
+    # the member gains a full share; the type's chunk loses the half share it had for the type's
+    # name (here all of its made-up score: never below 0)
+    assert out == {1: 0.0, 2: 0.04 + 5.0}
     assert name_shape.type_members({1: 0.05, 2: 0.04}, _context("CurlMultiHandler ticks often", rows)) == {1: 0.05, 2: 0.04}
 
 

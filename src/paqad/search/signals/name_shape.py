@@ -4,7 +4,8 @@
   (its symbol path names ``Foo``: a class field ``produce = (...) =>`` of ``class Immer``) gets
   the full share a qualified symbol-table match gets, over other files' bare ``bar``;
 - ``type_members`` (``CurlMultiHandler tick``: a type name then one word, a short query): the
-  chunk whose symbol is that member (``CurlMultiHandler.tick``) is asked for, as ``Foo.bar``;
+  chunk whose symbol is that member (``CurlMultiHandler.tick``) is asked for, as ``Foo.bar``, and
+  the type's own chunks lose the share they got for the type's name;
 - ``macro_or_function``: a name a C macro (``#define name``) and a function both define ranks the
   function first unless the query says "macro" (``macro_share`` on the macro's score);
 - ``root_package``: a bare name defined with a full share in several folders (``Hook`` in
@@ -36,9 +37,11 @@ def _full_share(context: RankingContext, cid: int, qualifier: str, name: str) ->
     parts = [p.lower() for p in symbol_parts(row.symbol)]
     if qualifier.lower() not in parts:
         return False
+    # the name right after its keyword or as an assignment's target (symbols.strict_definition_pattern):
+    # `produce: IProduce = (...) =>`, not `const result = this.produce(...)` in the same class
     if parts[-1] == qualifier.lower():  # the chunk is Foo itself: a class body, not a namespace's forward declarations
-        return row.kind in OWNER_KINDS and defines_in_text(row.text, name)
-    return parts[-1] == name.lower() or defines_in_text(row.text, name)
+        return row.kind in OWNER_KINDS and defines_in_text(row.text, name, strict=True)
+    return parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True)
 
 
 def qualified_members(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
@@ -76,7 +79,13 @@ def type_members(scores: dict[int, float], context: RankingContext) -> dict[int,
         parts = [p.lower() for p in symbol_parts(row.symbol)]
         if len(parts) >= 2 and parts[-1] == member and parts[-2] == owner:
             extra[cid] = 1.0 - context.definition_shares.get(cid, 0.0)
-    return add_shares(scores, context, extra) if extra else scores
+    if not extra:
+        return scores
+    # the type's own chunks got the definitions signal's share for naming the type; here the type
+    # is the qualifier, not what is asked for: that share is taken back
+    taken = {cid: -share for cid, share in context.definition_shares.items()
+             if cid not in extra and [p.lower() for p in symbol_parts(context.rows[cid].symbol)][-1:] == [owner]}
+    return add_shares(scores, context, {**extra, **taken})
 
 
 def _is_macro(row_text: str, name: str) -> bool:

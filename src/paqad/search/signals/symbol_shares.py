@@ -30,12 +30,12 @@ def identifier_factor(context: RankingContext, identifier: Identifier) -> float:
 
 def add_shares(scores: dict[int, float], context: RankingContext, extra: dict[int, float]) -> dict[int, float]:
     """Scores plus ``definition_boost`` x best fused score x share x the chunk's prior product, for
-    each chunk id -> share in ``extra`` (shares <= 0 are left out)."""
+    each chunk id -> share in ``extra``; a negative share takes a boost back (never below 0)."""
     out = dict(scores)
     unit = context.options.definition_boost * context.best
     for cid, share in extra.items():
-        if share > 0 and cid in out:
-            out[cid] += unit * share * prior_of(context.prior_factors.get(cid, ()))
+        if share and cid in out:
+            out[cid] = max(0.0, out[cid] + unit * share * prior_of(context.prior_factors.get(cid, ())))
     return out
 
 
