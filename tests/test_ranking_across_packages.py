@@ -201,7 +201,7 @@ def _files(root: Path, query: str, options: RankingOptions = RankingOptions()) -
     return list(dict.fromkeys(r.path for r in results))
 
 
-@pytest.mark.parametrize("query", ["wire_app::Codec", "the Codec trait of wire-app"])
+@pytest.mark.parametrize("query", ["wire_app::Codec", "Codec", "the Codec trait of wire-app"])
 def test_a_re_exported_trait_finds_its_definition_first_and_the_re_export_next(workspace, query):
     assert _files(workspace, query)[:2] == ["crates/wire-core/src/lib.rs", "crates/wire-app/src/lib.rs"]
 

@@ -81,7 +81,7 @@ class RankingOptions:
     long_prompts: bool = True
     off: frozenset[str] = frozenset()
     # issue 24, round 4 (signals at the end of PIPELINE; bench/README.md "Ranking, round 4")
-    reexport_share: float = 0.7  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
+    reexport_share: float = 0.8  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
     root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
