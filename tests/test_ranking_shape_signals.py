@@ -9,6 +9,7 @@ from paqad.search import RankingOptions
 from paqad.search.analysis import analyze
 from paqad.search.signals import RankingContext, name_shape
 from paqad.search.signals import issue_prompts, platform_variants
+from paqad.search.signals.error_literals import apply as error_literals_apply
 from paqad.search.signals.header_declarations import declares
 from paqad.search.signals.platform_variants import platform_words
 from paqad.search.signals.reexports import reexported_names
@@ -120,3 +121,14 @@ def test_a_pasted_report_puts_templates_and_tests_below_the_code():
     named = REPORT + "\nIt fails in tests/test_schema.py too.\n"
     assert issue_prompts.apply(scores, _context(named, rows))[3] == 1.0
     assert issue_prompts.apply(scores, _context("where are nested schemas tested?", rows)) == scores  # not long
+
+
+def test_the_literal_words_of_a_quoted_error_line_and_the_chunk_holding_them():
+    from paqad.search.signals.error_literals import error_literals
+
+    report = REPORT + "\n    Error: Unexpected server response: 502\n"
+    assert error_literals(report) == ("Unexpected server response", "bad nested field")  # "502": a value
+    rows = {1: _row(1, "lib/websocket.js", "abortHandshake(this, req, `Unexpected server response: ${res.statusCode}`)"),
+            2: _row(2, "lib/websocket-server.js", "x")}
+    out = error_literals_apply({1: 1.0, 2: 1.0}, _context(report, rows, RankingOptions(error_literal_boost=3.0)))
+    assert out == {1: 3.0, 2: 1.0}

@@ -26,14 +26,15 @@ def _context(options: RankingOptions) -> RankingContext:
 
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-               "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs")
+               "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs", "error_literals")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "coherence", "saturation", *round_4]
-    off_by_default = ("root_package", "platform_variants", "header_pairs")
+    off_by_default = ("root_package", "platform_variants", "header_pairs", "error_literals")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation",
                                           *(name for name in round_4 if name not in off_by_default))
     assert in_force(ablations()["with-root-package"])[-4:-2] == ("macro_or_function", "root_package")
     assert in_force(ablations()["with-header-pairs"])[-1] == "header_pairs"
+    assert in_force(ablations()["with-error-literals"])[-1] == "error_literals"
     assert "reexports" not in in_force(ablations()["no-reexports"])
     assert not set(round_4) & set(in_force(ablations()["no-round-4"]))
     assert "platform_variants" in in_force(ablations()["with-platform-variants"])

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (coherence, definitions, header_declarations, header_pairs, issue_prompts, name_shape, older, path_priors, path_words,
+from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs, issue_prompts, name_shape, older, path_priors, path_words,
                                   platform_variants, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
@@ -62,6 +62,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
+    Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
 )
 
 
