@@ -100,12 +100,12 @@ def macro_or_function(scores: dict[int, float], context: RankingContext) -> dict
     out = dict(scores)
     for identifier in context.info.identifiers:
         name = identifier.name
-        shares = {cid: context.rows[cid] for cid in context.definition_shares if name in context.rows[cid].text}
-        functions = [cid for cid, row in shares.items()
+        defining = {cid: context.rows[cid] for cid in context.definition_shares if name in context.rows[cid].text}
+        functions = [cid for cid, row in defining.items()
                      if row.kind in FUNCTION_KINDS and symbol_parts(row.symbol)[-1:] == [name]]
         if not functions:
             continue
-        for cid, row in shares.items():
+        for cid, row in defining.items():
             if cid not in functions and _is_macro(row.text, name):
                 out[cid] *= context.options.macro_share
     return out

@@ -81,15 +81,14 @@ def version_copies(scores: dict[int, float], context: RankingContext) -> dict[in
     newest: dict[str, int] = {}
     found: dict[int, tuple[str, int]] = {}
     for cid in scores:
-        m = None
-        for m in _VERSION.finditer(context.rows[cid].path):
-            pass
-        if m is not None:
-            parent, version = context.rows[cid].path[:m.start(2)], int(m.group(2))
+        matches = list(_VERSION.finditer(context.rows[cid].path))
+        if matches:
+            last = matches[-1]  # the innermost version folder
+            parent, version = context.rows[cid].path[:last.start(2)], int(last.group(2))
             found[cid] = (parent, version)
             newest[parent] = max(newest.get(parent, 0), version)
-    if len(newest) == len(found):
-        return scores
+    if all(version == newest[parent] for parent, version in found.values()):
+        return scores  # no older copy beside a newer one among the candidates
     asked = {int(v) for v in re.findall(r"\bv(\d+)\b", context.info.text, re.IGNORECASE)}
     out = dict(scores)
     for cid, (parent, version) in found.items():
