@@ -1,0 +1,89 @@
+"""Passage choice: a file's best chunk should be the code that answers, not its doc comment, its
+imports or a tail piece (issue 19, "the passage that answers").
+
+Runs last (after saturation), so it never changes which files rank where: when a file's
+best-scored chunk is a *thin passage* (fewer than :data:`MIN_CODE_LINES` lines of code, or code
+under :data:`MIN_CODE_SHARE` of its non-blank lines: a doc comment, a license or import header,
+a closing tail, a lone ``private``), it trades scores with the file's best-scored candidate that
+is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
+identifier the query names are never traded away (a symbol lookup must land on its definition
+line, DESIGN §6), nor are prose files (Markdown's text is the answer).
+
+Lines are classified by their first characters only, per line (no parser: this runs per query
+over at most a few hundred candidates).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from paqad.search.priors import PROSE_LANGUAGES
+
+if TYPE_CHECKING:
+    from paqad import store as store_mod
+    from paqad.search.signals.context import RankingContext
+
+# Tuned on the ranking benchmark's dev half only (bench/README.md, "Delivered passages (issue 19)"):
+# 2-6 lines and shares 0.2-0.5 moved passage@1 by at most 2 of 137 cases; a lower minimum for
+# chunks holding a definition line (3) lost one.
+MIN_CODE_LINES = 5
+MIN_CODE_SHARE = 0.3
+# A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
+# SQL, Haskell), # followed by a space, another #, ! or the line's end (Python, Ruby, shell, YAML;
+# not C's #include/#define, Rust's #[attr] or C#'s #region).
+_COMMENT = re.compile(r"(//|/\*|\*|--|#(?=[\s#!]|$))")
+# An import, a package line or an include: the head of a file, not what it does.
+_IMPORT = re.compile(r"(use\s|import\s|from\s+\S+\s+import\s|require(_relative)?[\s(]|#include|package\s|using\s"
+                     r"|extern crate\s|mod\s+\w+;|library\s|include\s)")
+# Lines that carry no behaviour: brackets, `end`, access labels, a bare `else`/`try`.
+_NOISE = re.compile(r"([{}()\[\];,]*|end|else|try|private|protected|public|internal|@\w+|\w+:)\s*[{}()\[\];,]*$")
+_DOCSTRING = ('"""', "'''")
+
+
+def code_lines(text: str, language: str) -> tuple[int, int]:
+    """``(lines of code, non-blank lines)`` of a chunk's ``text``: comments (and Python
+    docstrings), imports and lines of brackets or labels are not code."""
+    code = nonblank = 0
+    in_docstring = False
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        nonblank += 1
+        if in_docstring:  # Python: until the closing quotes
+            in_docstring = not any(q in line for q in _DOCSTRING)
+            continue
+        if language == "python" and line.startswith(_DOCSTRING):
+            in_docstring = not (len(line) >= 6 and line.endswith(line[:3]))  # not closed on this line
+            continue
+        if _COMMENT.match(line) or _IMPORT.match(line) or _NOISE.fullmatch(line):
+            continue
+        code += 1
+    return code, nonblank
+
+
+def is_thin(row: store_mod.ChunkRow) -> bool:
+    """True when ``row`` holds too little code to answer a question (see the module's rule)."""
+    if row.language in PROSE_LANGUAGES:
+        return False
+    code, nonblank = code_lines(row.text, row.language)
+    return code < MIN_CODE_LINES or code < MIN_CODE_SHARE * nonblank
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores where each file's thin best chunk has traded places with the file's best chunk that
+    is not thin (when the file has one among the candidates)."""
+    by_file: dict[str, list[int]] = {}
+    for cid in sorted(scores, key=lambda c: (-scores[c], c)):
+        by_file.setdefault(context.rows[cid].path, []).append(cid)
+    defines = context.definition_shares if context.options.symbols else {}
+    out = dict(scores)
+    for ids in by_file.values():
+        best = ids[0]
+        if len(ids) == 1 or defines.get(best, 0.0) > 0 or not is_thin(context.rows[best]):
+            continue
+        other = next((cid for cid in ids[1:] if not is_thin(context.rows[cid])), None)
+        if other is not None:
+            out[best], out[other] = scores[other], scores[best]
+    return out
