@@ -77,6 +77,8 @@ class RankingOptions:
     long_prompts: bool = True
     # a file's thin best chunk (doc comment, imports, tail) trades places with its best code chunk
     passage_choice: bool = True
+    # chunks of source code that are only literal records (generated tables) x data_prior
+    record_data: bool = True
     off: frozenset[str] = frozenset()
 
     @property
@@ -90,7 +92,7 @@ def ablations() -> dict[str, RankingOptions]:
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
-                          passage_choice=False)
+                          passage_choice=False, record_data=False)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -114,6 +116,7 @@ def ablations() -> dict[str, RankingOptions]:
         "with-strict-definitions": replace(default, strict_definitions=True),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
+        "no-record-data": replace(default, record_data=False),
     }
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
