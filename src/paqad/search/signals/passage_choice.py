@@ -2,9 +2,10 @@
 imports or a tail piece (issue 19, "the passage that answers").
 
 Runs last (after saturation), so it never changes which files rank where: when a file's
-best-scored chunk is a *thin passage* (fewer than :data:`MIN_CODE_LINES` lines of code, or code
-under :data:`MIN_CODE_SHARE` of its non-blank lines: a doc comment, a license or import header,
-a closing tail, a lone ``private``), it trades scores with the file's best-scored candidate that
+best-scored chunk is a *thin passage* (fewer than :data:`MIN_CODE_LINES` lines of code, code
+under :data:`MIN_CODE_SHARE` of its non-blank lines, or fewer than :data:`MIN_BEHAVIOUR_LINES`
+lines that call, branch or return: a doc comment, a license or import header, a closing tail, a
+lone ``private``, a list of field declarations), it trades scores with the file's best-scored candidate that
 is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
 identifier the query names are never traded away (a symbol lookup must land on its definition
 line, DESIGN §6), nor are prose files (Markdown's text is the answer).
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 # Tuned on the ranking benchmark's dev half only (bench/README.md, "Delivered passages (issue 19)"):
 # 2-6 lines and shares 0.2-0.5 moved passage@1 by at most 2 of 137 cases; a lower minimum for
-# chunks holding a definition line (3) lost one.
+# chunks holding a definition line (3) lost one; at least 2 behaviour lines (a call, a branch, a
+# return: not only field declarations, a type union or an import list) gained 3 (1-4: 0-3).
 MIN_CODE_LINES = 5
 MIN_CODE_SHARE = 0.3
 # A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
@@ -39,6 +41,10 @@ _IMPORT = re.compile(r"(use\s|import\s|from\s+\S+\s+import\s|require(_relative)?
 # Lines that carry no behaviour: brackets, `end`, access labels, a bare `else`/`try`.
 _NOISE = re.compile(r"([{}()\[\];,]*|end|else|try|private|protected|public|internal|@\w+|\w+:)\s*[{}()\[\];,]*$")
 _DOCSTRING = ('"""', "'''")
+# A line that does something: a call or a header with parentheses, or a control keyword.
+_BEHAVIOUR = re.compile(r"\(|\b(if|for|while|return|switch|case|match|yield|raise|throw|do|then|unless|elsif|foreach|"
+                        r"loop|goto|defer|await)\b")
+MIN_BEHAVIOUR_LINES = 2
 
 
 def code_lines(text: str, language: str) -> tuple[int, int]:
@@ -63,12 +69,20 @@ def code_lines(text: str, language: str) -> tuple[int, int]:
     return code, nonblank
 
 
+def behaviour_lines(text: str) -> int:
+    """Lines of ``text`` that call, branch, loop or return: what a declaration list (fields, a type
+    union, an import list) lacks."""
+    return sum(1 for line in text.split("\n") if _BEHAVIOUR.search(line) and not _COMMENT.match(line.strip()))
+
+
 def is_thin(row: store_mod.ChunkRow) -> bool:
     """True when ``row`` holds too little code to answer a question (see the module's rule)."""
     if row.language in PROSE_LANGUAGES:
         return False
     code, nonblank = code_lines(row.text, row.language)
-    return code < MIN_CODE_LINES or code < MIN_CODE_SHARE * nonblank
+    if code < MIN_CODE_LINES or code < MIN_CODE_SHARE * nonblank:
+        return True
+    return MIN_BEHAVIOUR_LINES > 0 and behaviour_lines(row.text) < MIN_BEHAVIOUR_LINES
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
