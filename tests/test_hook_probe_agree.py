@@ -135,3 +135,19 @@ def test_a_keyword_answer_of_a_timing_miss_states_no_match(shadowing_project):
     assert "Not rated: the best 2 keyword matches follow, without a match %" in section
     assert "### sessions.py:L1-8 · sign_cookie · keyword match, not rated\n" in section
     assert not re.search(r"\d%", section)  # no rating, no floor, anywhere in the section
+
+
+def test_both_forms_of_the_module_command_ignore_the_working_folder(shadowing_project, monkeypatch):
+    """-P (3.11+) and the -c stub (3.10) run our module in a folder whose typing.py would break it."""
+    from paqad.hosts import module_command
+
+    forms = [module_command.python_module_command("paqad.cli.main", "--help")]
+    monkeypatch.setattr(module_command.sys, "version_info", (3, 10, 14))
+    forms.append(module_command.python_module_command("paqad.cli.main", "--help"))
+    assert forms[1][1] == "-c"
+    for argv in forms:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=shadowing_project.root)
+        assert proc.returncode == 0 and "Usage:" in proc.stdout, proc.stderr[-500:]
+    plain = subprocess.run([sys.executable, "-m", "paqad.cli.main", "--help"], capture_output=True, text=True,
+                           timeout=60, cwd=shadowing_project.root)
+    assert plain.returncode == 1 and "typing" in plain.stderr  # what the hook used to start
