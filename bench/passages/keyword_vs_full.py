@@ -7,7 +7,7 @@ budget, rated by the keyword-only fit) and full (dense + keyword, rated by the m
 delivers is rated above the full search's rating of the same passage, the forms each answer
 takes, and the file-level precision of each answer's confident passages.
 
-    .venv/bin/python bench/delivery/keyword_vs_full.py --split dev
+    .venv/bin/python bench/passages/keyword_vs_full.py --split dev
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ For every case of the given projects the pools are gathered once, then ``rank()`
 ``default`` and under ``default`` without both signals, interleaved, ``--runs`` times each;
 printed: the median ms per query of each and their ratio (compare within one run only).
 
-    .venv/bin/python bench/delivery/signal_cost.py --projects yaml-cpp,jsoup --runs 5
+    .venv/bin/python bench/passages/signal_cost.py --projects yaml-cpp,jsoup --runs 5
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ floor with relief) under each configuration, and scored on what is *delivered*, 
 - first right: the first delivered passage is right;
 - confident: the answer takes the confident form; precision: right share of confident passages.
 
-    .venv/bin/python bench/delivery/targeted.py --split dev --configs default,no-passage-choice
+    .venv/bin/python bench/passages/targeted.py --split dev --configs default,no-passage-choice
 """
 
 from __future__ import annotations

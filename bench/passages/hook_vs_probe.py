@@ -5,7 +5,7 @@ project (warm process off unless ``--warm``; ``PAQAD_RAG_HOOK_BUDGET_MS`` from t
 and ``rag probe --json --no-sync -n 20``, and prints the delivered passages whose match % is not
 probe's for the same lines. Timing misses print no % (issue 19), so they count as agreeing.
 
-    PAQAD_RAG_HOOK_BUDGET_MS=450 .venv/bin/python bench/delivery/hook_vs_probe.py --project DIR --prompts FILE
+    PAQAD_RAG_HOOK_BUDGET_MS=450 .venv/bin/python bench/passages/hook_vs_probe.py --project DIR --prompts FILE
 """
 
 from __future__ import annotations
