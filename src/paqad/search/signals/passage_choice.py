@@ -8,7 +8,8 @@ lines that call, branch or return: a doc comment, a license or import header, a 
 lone ``private``, a list of field declarations), it trades scores with the file's best-scored candidate that
 is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
 identifier the query names are never traded away (a symbol lookup must land on its definition
-line, DESIGN §6), nor are prose files (Markdown's text is the answer).
+line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
+Markdown section, a YAML block or a protobuf message is its own answer).
 
 Lines are classified by their first characters only, per line (no parser: this runs per query
 over at most a few hundred candidates).
@@ -17,9 +18,8 @@ over at most a few hundred candidates).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
-
-from paqad.search.priors import PROSE_LANGUAGES
 
 if TYPE_CHECKING:
     from paqad import store as store_mod
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 # chunks holding a definition line (3) lost one; at least 2 behaviour lines (a call, a branch, a
 # return: not only field declarations, a type union or an import list) gained 3 (1-4: 0-3).
 MIN_CODE_LINES = 5
+# Declarative sources, not judged: their declarations are the answer.
+DECLARATIVE_LANGUAGES = frozenset({"hcl", "proto"})
 MIN_CODE_SHARE = 0.3
 # A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
 # SQL, Haskell), # followed by a space, another #, ! or the line's end (Python, Ruby, shell, YAML;
@@ -69,6 +71,16 @@ def code_lines(text: str, language: str) -> tuple[int, int]:
     return code, nonblank
 
 
+@lru_cache(maxsize=1)
+def judged_languages() -> frozenset[str]:
+    """Languages whose chunks are judged: programming languages (not prose, data such as YAML or
+    JSON, nor :data:`DECLARATIVE_LANGUAGES`). Imported on first use: the hook's keyword path does
+    not load the language table otherwise."""
+    from paqad.index.languages import SOURCE_LANGUAGES
+
+    return frozenset(SOURCE_LANGUAGES) - DECLARATIVE_LANGUAGES
+
+
 def behaviour_lines(text: str) -> int:
     """Lines of ``text`` that call, branch, loop or return: what a declaration list (fields, a type
     union, an import list) lacks."""
@@ -77,7 +89,7 @@ def behaviour_lines(text: str) -> int:
 
 def is_thin(row: store_mod.ChunkRow) -> bool:
     """True when ``row`` holds too little code to answer a question (see the module's rule)."""
-    if row.language in PROSE_LANGUAGES:
+    if row.language not in judged_languages():
         return False
     code, nonblank = code_lines(row.text, row.language)
     if code < MIN_CODE_LINES or code < MIN_CODE_SHARE * nonblank:
