@@ -5,8 +5,8 @@ Runs last (after saturation), so it never changes which files rank where: when a
 best-scored chunk is a *thin passage* (fewer than :data:`MIN_CODE_LINES` lines of code, code
 under :data:`MIN_CODE_SHARE` of its non-blank lines, or fewer than :data:`MIN_BEHAVIOUR_LINES`
 lines that call, branch or return: a doc comment, a license or import header, a closing tail, a
-lone ``private``, a list of field declarations), it trades scores with the file's best-scored candidate that
-is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
+lone ``private``, a list of field declarations), it trades scores with the file's best-scored
+candidate that is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
 identifier the query names are never traded away (a symbol lookup must land on its definition
 line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
 Markdown section, a YAML block or a protobuf message is its own answer).
@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 # chunks holding a definition line (3) lost one; at least 2 behaviour lines (a call, a branch, a
 # return: not only field declarations, a type union or an import list) gained 3 (1-4: 0-3).
 MIN_CODE_LINES = 5
+MIN_CODE_SHARE = 0.3
+MIN_BEHAVIOUR_LINES = 2
 # Declarative sources, not judged: their declarations are the answer.
 DECLARATIVE_LANGUAGES = frozenset({"hcl", "proto"})
-MIN_CODE_SHARE = 0.3
 # A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
 # SQL, Haskell), # followed by a space, another #, ! or the line's end (Python, Ruby, shell, YAML;
 # not C's #include/#define, Rust's #[attr] or C#'s #region).
@@ -46,7 +47,6 @@ _DOCSTRING = ('"""', "'''")
 # A line that does something: a call or a header with parentheses, or a control keyword.
 _BEHAVIOUR = re.compile(r"\(|\b(if|for|while|return|switch|case|match|yield|raise|throw|do|then|unless|elsif|foreach|"
                         r"loop|goto|defer|await)\b")
-MIN_BEHAVIOUR_LINES = 2
 
 
 def code_lines(text: str, language: str) -> tuple[int, int]:

@@ -10,8 +10,9 @@ data when at least :data:`MIN_RECORD_LINES` of its lines, and :data:`MIN_RECORD_
 lines that are not only brackets, are records: after taking out string and number literals,
 ``true``/``false``/``nil``/``null``, and ``key =`` / ``key:`` / ``[key] =`` keys, nothing but
 brackets, commas, semicolons and ``:``/``=``/``=>`` is left, and the line held two literals or a
-keyed one (a lone string per line is an import block or a name list, not records). Decided per chunk, at query time: the index is unchanged,
-and a file of code around one literal table keeps its code chunks' scores.
+keyed one (a lone string per line is an import block or a name list, not records). Decided per
+chunk, at query time: the index is unchanged, and a file of code around one literal table keeps
+its code chunks' scores.
 """
 
 from __future__ import annotations
