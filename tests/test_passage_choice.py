@@ -82,3 +82,21 @@ def test_the_file_is_delivered_by_its_code_not_its_javadoc_header(pool_project):
     assert after[0] == ("src/Pool.java", 45, 57)  # runAndRelease: the queue drained slot by slot
     assert sorted(before) == sorted(after)  # the same chunks, and the same files in the same places
     assert [p for p, _, _ in before] == [p for p, _, _ in after]
+
+
+def test_a_name_lookup_keeps_the_definition_even_when_it_is_thin(pool_project, monkeypatch):
+    """ "class Pool" (prose to the query analysis: no identifier-shaped name) must land on the
+    class's definition line (DESIGN §6), though that chunk is mostly Javadoc and fields."""
+    from paqad.search.signals import passage_choice
+
+    paths = ProjectPaths(pool_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+
+    def first():
+        r = search(paths, settings, "class Pool", embedder=embedder, top_n=3).results[0]
+        return r.path, r.start_line, r.end_line
+
+    assert first() == ("src/Pool.java", 16, 27)  # `public final class Pool {` is line 24
+    monkeypatch.setattr(passage_choice, "MAX_LOOKUP_WORDS", 0)  # without the lookup rule it is traded
+    assert first() == ("src/Pool.java", 45, 57)

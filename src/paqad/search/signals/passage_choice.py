@@ -7,8 +7,8 @@ under :data:`MIN_CODE_SHARE` of its non-blank lines, or fewer than :data:`MIN_BE
 lines that call, branch or return: a doc comment, a license or import header, a closing tail, a
 lone ``private``, a list of field declarations), it trades scores with the file's best-scored
 candidate that is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
-identifier the query names are never traded away (a symbol lookup must land on its definition
-line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
+identifier the query names (or, in a name lookup of :data:`MAX_LOOKUP_WORDS` words, the definition
+line of a symbol it names as a plain word) are never traded away (a symbol lookup must land on its definition line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
 Markdown section, a YAML block or a protobuf message is its own answer).
 
 Lines are classified by their first characters only, per line (no parser: this runs per query
@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 MIN_CODE_LINES = 5
 MIN_CODE_SHARE = 0.3
 MIN_BEHAVIOUR_LINES = 2
+# A query of at most this many words is a name lookup ("trait Sink", "class Pool"): the definition
+# of a symbol it names stays, thin or not. A longer question naming a type ("how do BytesMut and
+# Bytes share ...") asks for behaviour, and its type's doc-comment chunk is traded as usual.
+MAX_LOOKUP_WORDS = 3
 # Declarative sources, not judged: their declarations are the answer.
 DECLARATIVE_LANGUAGES = frozenset({"hcl", "proto"})
 # A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
@@ -44,6 +48,7 @@ _IMPORT = re.compile(r"(use\s|import\s|from\s+\S+\s+import\s|require(_relative)?
 # Lines that carry no behaviour: brackets, `end`, access labels, a bare `else`/`try`.
 _NOISE = re.compile(r"([{}()\[\];,]*|end|else|try|private|protected|public|internal|@\w+|\w+:)\s*[{}()\[\];,]*$")
 _DOCSTRING = ('"""', "'''")
+_WORD = re.compile(r"\w+")
 # A line that does something: a call or a header with parentheses, or a control keyword.
 _BEHAVIOUR = re.compile(r"\(|\b(if|for|while|return|switch|case|match|yield|raise|throw|do|then|unless|elsif|foreach|"
                         r"loop|goto|defer|await)\b")
@@ -97,6 +102,12 @@ def is_thin(row: store_mod.ChunkRow) -> bool:
     return MIN_BEHAVIOUR_LINES > 0 and behaviour_lines(row.text) < MIN_BEHAVIOUR_LINES
 
 
+def _defines_named(row: store_mod.ChunkRow, words: set[str]) -> bool:
+    """True when ``row`` holds the definition line of a symbol named in ``words`` ("trait Sink":
+    ``Sink``; the definitions signal sees only identifier-shaped names)."""
+    return row.defines and bool(row.symbol) and row.symbol.rsplit(".", 1)[-1].lower() in words
+
+
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores where each file's thin best chunk has traded places with the file's best chunk that
     is not thin (when the file has one among the candidates)."""
@@ -104,10 +115,13 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     for cid in sorted(scores, key=lambda c: (-scores[c], c)):
         by_file.setdefault(context.rows[cid].path, []).append(cid)
     defines = context.definition_shares if context.options.symbols else {}
+    words = _WORD.findall(context.info.text)
+    named = {w.lower() for w in words} if len(words) <= MAX_LOOKUP_WORDS else set()
     out = dict(scores)
     for ids in by_file.values():
         best = ids[0]
-        if len(ids) == 1 or defines.get(best, 0.0) > 0 or not is_thin(context.rows[best]):
+        if len(ids) == 1 or defines.get(best, 0.0) > 0 or _defines_named(context.rows[best], named) \
+                or not is_thin(context.rows[best]):
             continue
         other = next((cid for cid in ids[1:] if not is_thin(context.rows[cid])), None)
         if other is not None:
