@@ -2,9 +2,10 @@
 ``type_members``, ``macro_or_function``, ``root_package``) share: the factor an identifier's
 place in the query gives a share, and a late additive boost.
 
-They run after the ``definitions`` signal, the path priors and saturation (at the end of
-:data:`~paqad.search.signals.PIPELINE`, so merges stay simple); a share added there is scaled by
-the chunk's prior product, as if it had been added by ``definitions`` before the priors.
+They run after the ``definitions`` signal, the path priors, saturation and ``record_data`` (near
+the end of :data:`~paqad.search.signals.PIPELINE`, before ``passage_choice``, so merges stay
+simple); a share added there is scaled by the chunk's prior product, as if it had been added by
+``definitions`` before the priors.
 """
 
 from __future__ import annotations
