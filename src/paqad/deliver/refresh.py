@@ -1,7 +1,8 @@
 """The background refresh behind every prompt (DESIGN §10) and the hook's in-budget answer.
 
-``refresh_context``: sync changed files, choose the query, search, apply the floor, write the
-``## Retrieved context`` section, check base drift, then continue an unfinished embedding (an
+``refresh_context``: sync changed files, choose the query, search, apply the floor (one call:
+:func:`paqad.jobs.sync_search.search_within_budget` with the
+:data:`~paqad.jobs.sync_policy.REFRESH` policy), write the ``## Retrieved context`` section, check base drift, then continue an unfinished embedding (an
 interrupted ``init``) in the background. It never raises for an expected problem: it returns a
 one-line reason instead, and logs failures under ``.paqad/logs/``; the previous section is left
 as it was when anything fails. It never rebuilds a whole index: a stale one (settings changed)
