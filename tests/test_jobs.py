@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import threading
 import time
@@ -92,6 +93,9 @@ def test_another_writer_makes_every_policy_search_the_last_committed_index(proje
         done = search_within_budget(project, settings, SearchAsk("great-circle distance"), policy=REFRESH,
                                     embedder=embedder)
         assert done.sync.state is SyncState.BUSY and done.rows[0].path == "src/geo/distance.py"
+        report = status_job.project_status(project)  # the writer is this process
+        assert report.build_pid == os.getpid()
+        assert f"  a build is running (pid {os.getpid()})" in report.lines(lambda header, rows: [])
     finally:
         release.set()
         other.join()
