@@ -44,6 +44,13 @@ class BandedRow:
             "gap_to_floor": self.gap_to_floor, "semantic": self.semantic,
         }
 
+    @classmethod
+    def from_dict(cls, row: dict[str, Any]) -> "BandedRow":
+        """The row :meth:`to_dict` gave (the warm process's reply); KeyError/TypeError when malformed."""
+        return cls(int(row["rank"]), str(row["path"]), int(row["start_line"]), int(row["end_line"]), row["symbol"],
+                   float(row["confidence"]), row["cosine"], float(row["score"]), row["dense_rank"],
+                   row["lexical_rank"], str(row["band"]), float(row["gap_to_floor"]), bool(row["semantic"]))
+
 
 def band_row(result: SearchResult, floor: float, relief: float) -> BandedRow:
     """``result`` banded against ``floor`` and ``relief`` (confidences in [0, 1]), compared as whole
