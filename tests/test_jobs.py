@@ -25,35 +25,31 @@ from paqad.status import record_last_refresh
 from paqad.store import write_lock
 
 FILES = {
-    "pyproject.toml": '[project]\nname = "geo"\nversion = "1.0"\n',
-    "src/geo/distance.py": (
-        "import math\n\nEARTH_RADIUS_KM = 6371.0\n\n\n"
-        "def haversine(lat1, lon1, lat2, lon2):\n"
-        '    """Great-circle distance in kilometres between two points given in degrees."""\n'
-        "    p1, p2 = math.radians(lat1), math.radians(lat2)\n"
-        "    dp, dl = p2 - p1, math.radians(lon2 - lon1)\n"
-        "    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2\n"
-        "    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(a))\n"
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "0.1"\n',
+    "src/shop/tax.py": (
+        "VAT_RATE = 0.2\n\n\n"
+        "def vat(amount, rate=VAT_RATE):\n"
+        '    """Value added tax owed on a net amount, rounded to the cent."""\n'
+        "    return round(amount * rate, 2)\n"
     ),
-    "src/geo/cache.py": (
-        "class TileCache:\n"
-        '    """Least-recently-used cache of map tiles keyed by (zoom, x, y)."""\n\n'
-        "    def __init__(self, capacity=256):\n"
-        "        self.capacity = capacity\n"
-        "        self.tiles = {}\n"
+    "src/shop/cart.py": (
+        "class Cart:\n"
+        '    """Items a customer is about to buy, with their quantities."""\n\n'
+        "    def __init__(self):\n"
+        "        self.items = {}\n"
     ),
 }
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
-    return build_index(tmp_path_factory.mktemp("jobs") / "geo", FILES, paqad_home)
+    return build_index(tmp_path_factory.mktemp("jobs") / "shop", FILES, paqad_home)
 
 
 @pytest.fixture
 def project(built: Path, tmp_path: Path) -> ProjectPaths:
     """A copy of the built project each test may edit."""
-    root = tmp_path / "geo"
+    root = tmp_path / "shop"
     shutil.copytree(built, root)
     return ProjectPaths(root)
 
@@ -66,7 +62,7 @@ def _model(paths: ProjectPaths):
 
 def test_each_policy_syncs_what_it_says(project: ProjectPaths):
     settings, embedder = load_settings(project), _model(project)
-    write_files(project.root, {"src/geo/cache.py": FILES["src/geo/cache.py"] + "\n\ndef evict(cache):\n    cache.tiles.clear()\n"})
+    write_files(project.root, {"src/shop/cart.py": FILES["src/shop/cart.py"] + "\n\ndef empty(cart):\n    cart.items.clear()\n"})
     assert sync_within(project, settings, embedder, NO_SYNC) == SyncOutcome(SyncState.NOT_ASKED)
     assert sync_within(project, settings, None, PROBE) == SyncOutcome(SyncState.NO_MODEL)
     synced = sync_within(project, settings, embedder, PROBE)
@@ -90,9 +86,9 @@ def test_another_writer_makes_every_policy_search_the_last_committed_index(proje
         assert held.wait(10)
         for policy in (PROBE, REFRESH):
             assert sync_within(project, settings, embedder, policy).state is SyncState.BUSY
-        done = search_within_budget(project, settings, SearchAsk("great-circle distance"), policy=REFRESH,
+        done = search_within_budget(project, settings, SearchAsk("value added tax"), policy=REFRESH,
                                     embedder=embedder)
-        assert done.sync.state is SyncState.BUSY and done.rows[0].path == "src/geo/distance.py"
+        assert done.sync.state is SyncState.BUSY and done.rows[0].path == "src/shop/tax.py"
         report = status_job.project_status(project)  # the writer is this process
         assert report.build_pid == os.getpid()
         assert f"  a build is running (pid {os.getpid()})" in report.lines(lambda header, rows: [])
@@ -105,21 +101,21 @@ def test_a_stale_index_raises_for_probe_and_goes_keyword_only_for_the_refresh(pr
     settings, embedder = load_settings(project), _model(project)
     other = dataclasses.replace(settings, rag_embedding_precision="fp32")  # the index holds int8 vectors
     with pytest.raises(IndexStaleError, match="model precision"):
-        search_within_budget(project, other, SearchAsk("haversine"), policy=PROBE, embedder=embedder)
-    done = search_within_budget(project, other, SearchAsk("haversine"), policy=REFRESH, embedder=embedder)
+        search_within_budget(project, other, SearchAsk("vat"), policy=PROBE, embedder=embedder)
+    done = search_within_budget(project, other, SearchAsk("vat"), policy=REFRESH, embedder=embedder)
     assert done.sync.state is SyncState.STALE and done.embedder is None
     assert done.degraded.reason is DegradedReason.STALE_INDEX
     assert done.degraded.words.startswith("index is stale (model precision")
-    assert done.rows[0].path == "src/geo/distance.py" and done.rows[0].cosine is None  # keyword-only
+    assert done.rows[0].path == "src/shop/tax.py" and done.rows[0].cosine is None  # keyword-only
 
 
 def test_the_rows_are_the_search_banded_against_the_floors(project: ProjectPaths):
     settings = load_settings(project)
-    done = search_within_budget(project, settings, SearchAsk("great-circle distance in kilometres", top_n=2),
+    done = search_within_budget(project, settings, SearchAsk("value added tax owed on an amount", top_n=2),
                                 policy=NO_SYNC, embedder=_model(project))
     assert [(r.rank, r.path) for r in done.rows] == [(r.fused_rank, r.path) for r in done.response.results]
     top = done.rows[0]
-    assert top.path == "src/geo/distance.py" and top.semantic and top.cosine == round(done.response.results[0].score, 4)
+    assert top.path == "src/shop/tax.py" and top.semantic and top.cosine == round(done.response.results[0].score, 4)
     assert top.gap_to_floor == round(top.confidence - settings.rag_similarity_threshold, 4)
     assert done.floor.threshold == 0.75 and done.floor.relief_floor == 0.35
     # The ask may look at the index as synced and decline: no search, no rows.
@@ -152,7 +148,7 @@ def test_status_is_typed_for_the_lines_people_read(project: ProjectPaths):
     assert len(last) == 1 and last[0].endswith(", 1.25s — index up to date (3 files, 4 chunks)")
     assert report.to_dict()["last_refresh"]["summary"] == "index up to date (3 files, 4 chunks)"
     assert status_job._fmt_time(10) == "1970-01-01T00:00:10+00:00" and status_job._fmt_time(None) == "never"
-    assert status_job.explain(project, "src/geo/cache.py").describe() == "src/geo/cache.py: indexed"
+    assert status_job.explain(project, "src/shop/cart.py").describe() == "src/shop/cart.py: indexed"
 
 
 def test_rebuild_refuses_a_project_without_retrieval(tmp_path: Path):
