@@ -261,9 +261,9 @@ class CodeSearch:
     def status(self) -> dict[str, Any]:
         """The index state as JSON-able values (the ``rag status --json`` object) plus
         ``semantic_search``: ``"available"`` or why not (keyword search only)."""
-        from paqad.status import status
+        from paqad.jobs.status import project_status
 
-        data = status(self.paths, self.settings).to_dict()
+        data = project_status(self.paths, self.settings).to_dict()
         with self._lock:
             self._get_embedder()
         data["semantic_search"] = "available" if self._degraded is None else f"unavailable: {self._degraded.words}"

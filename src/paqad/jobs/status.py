@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
+from paqad.config import Settings
 from paqad.project import ProjectPaths
 
 if TYPE_CHECKING:
@@ -104,12 +105,13 @@ def _fmt_time(iso_or_epoch: float | str | None) -> str:
     return str(iso_or_epoch)
 
 
-def project_status(paths: ProjectPaths) -> StatusReport:
-    """The project's settings, index state and last refresh, read once. Raises ConfigError for bad settings."""
+def project_status(paths: ProjectPaths, settings: Settings | None = None) -> StatusReport:
+    """The project's settings (``settings``: those already loaded, else read here), index state and
+    last refresh, read once. Raises ConfigError for bad settings."""
     from paqad.config import load_settings
     from paqad.status import status
 
-    settings = load_settings(paths)
+    settings = settings or load_settings(paths)
     report = status(paths, settings)
     running = report.index.build_running
     return StatusReport(report, LastRefresh.from_record(report.last_refresh),
