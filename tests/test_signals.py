@@ -26,11 +26,14 @@ def _context(options: RankingOptions) -> RankingContext:
 
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
-                                          "coherence", "saturation"]
-    assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation")
+                                          "coherence", "saturation", "record_data", "passage_choice"]
+    assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation",
+                                          "record_data", "passage_choice")
+    assert in_force(ablations()["no-record-data"]) == in_force(RankingOptions(off=frozenset({"record_data"})))
+    assert in_force(ablations()["no-passage-choice"]) == in_force(RankingOptions(off=frozenset({"passage_choice"})))
     assert in_force(RankingOptions(off=frozenset({"saturation"}))) == in_force(ablations()["no-saturation"])
     assert in_force(ablations()["rrf"]) == ()
-    assert in_force(ablations()["with-coherence"])[-2:] == ("coherence", "saturation")
+    assert in_force(ablations()["with-coherence"])[-4:] == ("coherence", "saturation", "record_data", "passage_choice")
 
 
 def test_priors_then_saturation_on_real_rows():

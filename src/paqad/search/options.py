@@ -75,6 +75,10 @@ class RankingOptions:
     signals: frozenset[str] = DEFAULT_SIGNALS
     # long prompts: BM25 over identifiers, paths and prose without frames; embedding of the head
     long_prompts: bool = True
+    # a file's thin best chunk (doc comment, imports, tail) trades places with its best code chunk
+    passage_choice: bool = True
+    # chunks of source code that are only literal records (generated tables) x data_prior
+    record_data: bool = True
     off: frozenset[str] = frozenset()
 
     @property
@@ -87,7 +91,8 @@ def ablations() -> dict[str, RankingOptions]:
     the default with each technique switched off."""
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
-                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0)
+                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
+                          passage_choice=False, record_data=False)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -110,6 +115,8 @@ def ablations() -> dict[str, RankingOptions]:
         "no-definition-picks": replace(default, inexact_case_share=1.0, declaration_share=1.0, constructor_share=1.0),
         "with-strict-definitions": replace(default, strict_definitions=True),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
+        "no-passage-choice": replace(default, passage_choice=False),
+        "no-record-data": replace(default, record_data=False),
     }
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})

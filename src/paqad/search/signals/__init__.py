@@ -12,7 +12,11 @@ to score (not changed in place) and ``context`` is the query's read-only
 3. ``path_words`` / 4. ``symbol_words``: prose words naming the file, its folder or its symbol;
 5. ``older``: the first release's factors (by default only ``code``: code over prose);
 6. ``coherence``: a file's best chunk gains from its siblings (off by default);
-7. ``saturation``: a file's later chunks discounted so one file does not fill the list.
+7. ``saturation``: a file's later chunks discounted so one file does not fill the list;
+8. ``record_data``: chunks of source code that are only literal records (a generated table) x the
+   data prior, like YAML/JSON files (issue 19);
+9. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
+   best chunk of code (issue 19).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import coherence, definitions, older, path_priors, path_words, saturation, symbol_words
+from paqad.search.signals import (coherence, definitions, older, passage_choice, path_priors, path_words, record_data,
+                                  saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -50,6 +55,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
+    Signal("record_data", record_data.apply, lambda o: o.record_data and o.priors),
+    Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
 )
 
 
