@@ -23,6 +23,9 @@ from paqad.index.languages import Chunking, chunking_for, language_for_path
 from paqad.index.stacks import detect_stacks
 from paqad.project import ProjectPaths
 from paqad.search import search
+from paqad.search.analysis import SYMBOL, analyze
+from paqad.search.symbols import with_bare_word_symbol
+from paqad.store import open_store
 
 
 @dataclass(frozen=True)
@@ -30,8 +33,14 @@ class Case:
     manifest: tuple[str, str]  # (file name, content) that reveals the stack
     path: str  # the source file, project-relative
     source: str
-    symbol: str  # a definition in it, as the exact-name query names it
+    symbol: str  # a definition in it: its chunk's symbol
     lines: tuple[int, int]  # 1-based first and last line of its chunk
+    qualified: str | None = None  # its symbol-table name when the module header qualifies it
+
+    @property
+    def query(self) -> str:
+        """The exact-name query: the qualified name when there is one (`Shop.Cart.cartTotal`)."""
+        return self.qualified or self.symbol
 
 
 def _lines(prefix: str, count: int) -> str:
@@ -64,7 +73,7 @@ CASES: dict[str, Case] = {
         "module Shop.Cart where\n\ndata Cart = Cart { prices :: [Int] }\n\n"
         "cartTotal :: Cart -> Double -> Double\ncartTotal cart tax =\n"
         "  fromIntegral (sum (prices cart)) * (1 + tax)\n",
-        "cartTotal", (5, 7),
+        "cartTotal", (5, 7), "Shop.Cart.cartTotal",  # the module header qualifies it
     ),
     "zig": Case(
         ("build.zig", "const std = @import(\"std\");\n"),
@@ -101,21 +110,21 @@ CASES: dict[str, Case] = {
         "lib/Shop/Cart.pm",
         "package Shop::Cart;\nuse strict;\n\nsub cart_total {\n    my ($prices, $tax) = @_;\n"
         "    my $sum = 0;\n    $sum += $_ for @$prices;\n    return $sum * (1 + $tax);\n}\n\n1;\n",
-        "cart_total", (1, 11),  # a small file: the glue above and below joins it
+        "cart_total", (1, 11), "Shop.Cart.cart_total",  # a small file: the glue above and below joins it
     ),
     "erlang": Case(
         ("rebar.config", "{erl_opts, [debug_info]}.\n"),
         "src/cart.erl",
         "-module(cart).\n-export([cart_total/2]).\n\n-spec cart_total([integer()], float()) -> float().\n"
         "cart_total(Prices, Tax) ->\n    lists:sum(Prices) * (1 + Tax).\n",
-        "cart_total", (1, 6),
+        "cart_total", (1, 6), "cart.cart_total",  # `cart:cart_total` in Erlang
     ),
     "elm": Case(
         ("elm.json", "{\"type\": \"application\"}\n"),
         "src/Cart.elm",
         "module Cart exposing (cartTotal)\n\n\ncartTotal : List Int -> Float -> Float\n"
         "cartTotal prices tax =\n    toFloat (List.sum prices) * (1 + tax)\n",
-        "cartTotal", (1, 6),  # the module line is tiny glue: it joins the chunk below
+        "cartTotal", (1, 6), "Cart.cartTotal",  # the module line is tiny glue: it joins the chunk below
     ),
     "hcl": Case(
         ("versions.tf", "terraform {\n  required_version = \">= 1.5\"\n}\n"),
@@ -150,7 +159,9 @@ def test_definitions_become_symbols(language):
     assert chunks[0].language == language
     found = [c for c in chunks if c.symbol == case.symbol and c.defines]
     assert [(c.start_line, c.end_line) for c in found] == [case.lines]
-    assert case.symbol in found[0].definitions
+    assert case.query in found[0].definitions
+    if case.qualified:  # the symbol table names it by its module-qualified name only
+        assert case.symbol not in found[0].definitions
 
 
 @pytest.mark.parametrize("language", sorted(CASES))
@@ -173,11 +184,44 @@ def test_a_data_file_without_grammar_or_with_an_unknown_key_is_refused():
         parse_grammar_file("x", "; grammar: x\n; extension: .x\n")
 
 
+def test_module_headers_qualify_the_symbol_table_names():
+    """`package A::B;` qualifies the subs below it up to the next one; a block package's name is
+    its own (not under the statement above it); the chunks' symbols stay bare."""
+    source = ("package URI::mailto;\nsub query_form { 1 }\npackage URI::_query;\nsub query_form { 2 }\n"
+              "package Foo { sub bar { 3 } }\nsub baz { 4 }\n1;\n")
+    chunks = chunk_file("lib/URI/mailto.pm", source, max_chars=30)
+    named = [(c.start_line, c.symbol, c.definitions) for c in chunks if c.definitions]
+    assert named == [
+        (2, "query_form", ("URI.mailto.query_form",)),
+        (4, "query_form", ("URI._query.query_form",)),
+        (5, "Foo", ("Foo",)),
+        (6, "baz", ("URI._query.baz",)),
+    ]
+
+
+# Beside the cases: two Elm modules defining one name, and a Zig file where a function's name
+# starts another's (`usage`, `usageToFile`).
+EXTRA_FILES = {
+    "modules/elm.json": "{\"type\": \"package\"}\n",
+    "modules/src/Parser.elm": "module Parser exposing (keyword)\n\nimport Parser.Advanced as A\n\n\n"
+    "keyword : String -> Parser ()\nkeyword kwd =\n    A.keyword (A.Token kwd (Expecting kwd))\n",
+    "modules/src/Parser/Advanced.elm": "module Parser.Advanced exposing (keyword)\n\n\n"
+    "keyword : Token x -> Parser c x ()\nkeyword (Token kwd expecting) =\n"
+    "    Parser (\\s -> isSubString kwd s.offset s.row s.col s.src expecting)\n",
+    "words/build.zig": "const std = @import(\"std\");\n",
+    "words/src/clap.zig": "const std = @import(\"std\");\n\n"
+    "/// Prints the usage of the parameters to a file.\npub fn usageToFile(file: std.fs.File, params: []const u8) !void {\n"
+    "    var writer = file.writer();\n    try usage(writer.any(), params);\n}\n\n"
+    "/// Prints the usage text of the parameters.\npub fn usage(writer: anytype, params: []const u8) !void {\n"
+    "    for (params) |p| try writer.print(\"{c}\", .{p});\n    try writer.writeAll(\"\\n\");\n}\n",
+}
+
+
 @pytest.fixture(scope="module")
 def polyglot(tmp_path_factory, paqad_home):
     """One project holding every case in its own folder, indexed once with the real model."""
     root = tmp_path_factory.mktemp("long-tail") / "shop"
-    files: dict[str, str] = {}
+    files: dict[str, str] = dict(EXTRA_FILES)
     for language, case in CASES.items():
         files[f"{language}/{case.manifest[0]}"] = case.manifest[1]
         files[f"{language}/{case.path}"] = case.source
@@ -197,7 +241,7 @@ def test_an_exact_name_query_finds_the_definition_first(polyglot, language):
     paths, settings, embedder = polyglot
     case = CASES[language]
     # Several cases share a name (cart_total): each is searched within its own folder.
-    top = search(paths, settings, case.symbol, embedder=embedder, path_prefix=f"{language}/").results[0]
+    top = search(paths, settings, case.query, embedder=embedder, path_prefix=f"{language}/").results[0]
     assert (top.path, top.symbol, top.start_line) == (f"{language}/{case.path}", case.symbol, case.lines[0])
 
 
@@ -211,3 +255,26 @@ def test_status_names_how_each_language_is_chunked(polyglot, monkeypatch, paqad_
     code, out, _ = run_cli("rag", "status", project=paths.root)
     line = next(line for line in out.splitlines() if line.strip().startswith("languages:"))
     assert "(grammar (language pack))" in line
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("Parser.Advanced.keyword", "modules/src/Parser/Advanced.elm"),
+    ("Parser.keyword", "modules/src/Parser.elm"),
+])
+def test_a_module_qualified_query_finds_that_modules_definition(polyglot, query, path):
+    paths, settings, embedder = polyglot
+    top = search(paths, settings, query, embedder=embedder, path_prefix="modules/").results[0]
+    assert (top.path, top.symbol) == (path, "keyword")
+
+
+def test_a_one_word_query_naming_a_symbol_is_a_symbol_query(polyglot):
+    paths, settings, embedder = polyglot
+    with open_store(paths, readonly=True) as store:
+        info = with_bare_word_symbol(store, analyze("usage"))
+        assert (info.kind, [i.name for i in info.identifiers]) == (SYMBOL, ["usage"])
+        # words no definition is named exactly (the table ignores case: `CartService` is not
+        # `cartservice`; `writer` is a local variable)
+        for word in ("cartservice", "writer"):
+            assert with_bare_word_symbol(store, analyze(word)) == analyze(word)
+    top = search(paths, settings, "usage", embedder=embedder, path_prefix="words/").results[0]
+    assert (top.symbol, top.start_line) == ("usage", 9)
