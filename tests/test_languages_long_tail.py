@@ -278,3 +278,20 @@ def test_a_one_word_query_naming_a_symbol_is_a_symbol_query(polyglot):
             assert with_bare_word_symbol(store, analyze(word)) == analyze(word)
     top = search(paths, settings, "usage", embedder=embedder, path_prefix="words/").results[0]
     assert (top.symbol, top.start_line) == ("usage", 9)
+
+
+@pytest.mark.parametrize(("query", "parts"), [
+    ("cart:cart_total", ("cart", "cart_total")),  # Erlang's module:function
+    ("cart:cart_total/2", ("cart", "cart_total")),
+    ("handshake/2", ("handshake",)),  # an arity makes a lower-case word a name
+    ("Shop.Cart.total/2", ("Shop", "Cart", "total")),  # Elixir
+])
+def test_erlang_and_elixir_names_are_symbol_queries(query, parts):
+    info = analyze(query)
+    assert (info.kind, [i.parts for i in info.identifiers]) == (SYMBOL, [parts])
+
+
+def test_an_erlang_call_finds_the_function_of_its_module(polyglot):
+    paths, settings, embedder = polyglot
+    top = search(paths, settings, "cart:cart_total/2", embedder=embedder, path_prefix="erlang/").results[0]
+    assert (top.path, top.symbol) == ("erlang/src/cart.erl", "cart_total")
