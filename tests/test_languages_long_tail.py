@@ -59,6 +59,15 @@ CASES: dict[str, Case] = {
         "  end\n\n  defp empty?(cart) do\n" + _lines("    #", 12) + "    cart.lines == []\n  end\nend\n",
         "Shop.Cart.total", (4, 7),
     ),
+    "clojure": Case(
+        ("deps.edn", "{:paths [\"src\"]}\n"),
+        "src/shop/cart.clj",
+        "(ns shop.cart\n  \"A shopping cart.\"\n  (:require [clojure.string :as str]))\n\n"
+        "(defn- line-price [{:keys [price qty]}] (* price qty))\n\n"
+        "(defn cart-total\n  \"Sum of the line prices with tax.\"\n  [cart tax]\n"
+        "  (* (reduce + (map line-price (:lines cart))) (+ 1 tax)))\n",
+        "cart-total", (7, 10), "shop.cart/cart-total",  # the table's name: shop.cart.cart-total
+    ),
     "dart": Case(
         ("pubspec.yaml", "name: shop\n"),
         "lib/cart.dart",
@@ -159,7 +168,7 @@ def test_definitions_become_symbols(language):
     assert chunks[0].language == language
     found = [c for c in chunks if c.symbol == case.symbol and c.defines]
     assert [(c.start_line, c.end_line) for c in found] == [case.lines]
-    assert case.query in found[0].definitions
+    assert case.query.replace("/", ".") in found[0].definitions
     if case.qualified:  # the symbol table names it by its module-qualified name only
         assert case.symbol not in found[0].definitions
 
@@ -278,6 +287,8 @@ def test_a_one_word_query_naming_a_symbol_is_a_symbol_query(polyglot):
             assert with_bare_word_symbol(store, analyze(word)) == analyze(word)
     top = search(paths, settings, "usage", embedder=embedder, path_prefix="words/").results[0]
     assert (top.symbol, top.start_line) == ("usage", 9)
+    top = search(paths, settings, "cart-total", embedder=embedder, path_prefix="clojure/").results[0]
+    assert (top.symbol, top.start_line) == ("cart-total", 7)  # kebab-case, as Lisps name things
 
 
 @pytest.mark.parametrize(("query", "parts"), [
@@ -285,8 +296,9 @@ def test_a_one_word_query_naming_a_symbol_is_a_symbol_query(polyglot):
     ("cart:cart_total/2", ("cart", "cart_total")),
     ("handshake/2", ("handshake",)),  # an arity makes a lower-case word a name
     ("Shop.Cart.total/2", ("Shop", "Cart", "total")),  # Elixir
+    ("hiccup.page/include-css", ("hiccup", "page", "include-css")),  # Clojure
 ])
-def test_erlang_and_elixir_names_are_symbol_queries(query, parts):
+def test_erlang_elixir_and_clojure_names_are_symbol_queries(query, parts):
     info = analyze(query)
     assert (info.kind, [i.parts for i in info.identifiers]) == (SYMBOL, [parts])
 

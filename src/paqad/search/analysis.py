@@ -42,6 +42,8 @@ _SINGLE_IDENTIFIER = re.compile(
 # module's function with a colon (`ranch:handshake`, as `.` elsewhere): issue 22.
 _ARITY = re.compile(r"(?P<name>(?:[A-Za-z_][\w@]*[.:])*[a-z_][\w@]*[?!]?)/\d{1,3}")
 _ERLANG_CALL = re.compile(r"([a-z][\w@]*):([a-z][\w@]*)")
+# Clojure names a var by its namespace and a slash (`hiccup.page/include-css`): issue 22.
+_CLOJURE_VAR = re.compile(r"(?P<ns>[a-z][\w-]*(?:\.[a-z][\w-]*)+)/(?P<name>[A-Za-z*+!?<>=-][\w*+!?<>=-]*)")
 _CANDIDATE = re.compile(r"`[^`\n]{1,80}`|[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*(?:\(\))?")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
 _HUMPS = re.compile(r"[A-Z][a-z0-9]+")
@@ -145,6 +147,9 @@ def _symbol_query(query: str) -> Identifier | None:
     stripped = query.strip()
     for _ in range(3):  # C++/Rust/Java generics: `convert<bool>::decode`, `Vec<T>::push`
         stripped = re.sub(r"<[^<>\n]*>", "", stripped)
+    var = _CLOJURE_VAR.fullmatch(stripped)
+    if var:
+        return Identifier(stripped, (*var.group("ns").split("."), var.group("name")), embedded=False)
     arity = _ARITY.fullmatch(stripped)  # `handshake/2`: a name for sure, in any case
     stripped = arity.group("name") if arity else stripped
     call = _ERLANG_CALL.fullmatch(stripped)
