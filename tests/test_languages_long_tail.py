@@ -93,6 +93,14 @@ CASES: dict[str, Case] = {
         "    pub fn checkout(self: Cart) void {\n" + _lines("        //", 12) + "        _ = self;\n    }\n};\n",
         "Cart.total", (6, 10),
     ),
+    "nix": Case(
+        ("flake.nix", "{\n  description = \"shop\";\n  outputs = { self }: import ./lib.nix { };\n}\n"),
+        "lib.nix",
+        "{ tax ? 0.2 }:\nlet\n  # Sum of the prices with tax.\n  cartTotal = prices:\n"
+        "    builtins.foldl' (a: b: a + b) 0 prices * (1 + tax);\n\n"
+        "  lib = { inherit cartTotal; };\nin\nlib\n",
+        "cartTotal", (1, 5),  # the outer function and `let` are looked through (their lines: tiny glue)
+    ),
     "ocaml": Case(
         ("dune-project", "(lang dune 3.0)\n"),
         "lib/cart.ml",
