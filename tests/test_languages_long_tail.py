@@ -76,6 +76,14 @@ CASES: dict[str, Case] = {
         "  void checkout() {\n" + _lines("    //", 12) + "  }\n}\n",
         "Cart.total", (4, 7),
     ),
+    "graphql": Case(
+        ("subgraph.yaml", "specVersion: 0.0.4\nschema:\n  file: ./schema.graphql\n"),
+        "schema.graphql",
+        "\"\"\"A customer's cart.\"\"\"\ntype Cart @entity {\n  id: ID!\n  prices: [BigInt!]!\n}\n\n"
+        "# What a cart costs, tax included.\ntype CartTotal @entity {\n  id: ID!\n  cart: Cart!\n  total: BigDecimal!\n}\n\n"
+        "query CartTotals($first: Int) {\n  cartTotals(first: $first) { id total }\n}\n",
+        "CartTotal", (7, 12),  # with the comment above it
+    ),
     "haskell": Case(
         ("shop.cabal", "name: shop\nversion: 0.1\n"),
         "src/Shop/Cart.hs",
