@@ -19,7 +19,10 @@ Header keys (space-separated lists; all but ``grammar`` and ``extensions`` optio
 Query captures: ``@definition.function`` / ``@definition.method`` (a function chunk),
 ``@definition.class`` / ``.module`` / ``.interface`` / ``.type`` (a container, opened into one
 chunk per member when over budget), ``@name`` (the name; several ``@name`` captures are joined
-with ``.``: Terraform's ``aws_s3_bucket.logs``).
+with ``.``: Terraform's ``aws_s3_bucket.logs``), ``@module`` (a module header, in a pattern of its
+own: Elm's ``module Parser.Advanced exposing``, Perl's ``package URI::mailto;``; the symbol table
+then names every definition below it ``Parser.Advanced.keyword`` up to the next header, while the
+chunk's symbol stays ``keyword``; see :mod:`paqad.index.chunking.tags`).
 """
 
 from __future__ import annotations
