@@ -114,7 +114,7 @@ CASES: dict[str, Case] = {
         "lib/cart.ml",
         "type cart = { prices : int list }\n\nlet cart_total cart tax =\n"
         "  let sum = List.fold_left ( + ) 0 cart.prices in\n  float_of_int sum *. (1. +. tax)\n",
-        "cart_total", (3, 5),
+        "cart_total", (3, 5), "Cart.cart_total",  # lib/cart.ml is the module Cart
     ),
     "julia": Case(
         ("Project.toml", "name = \"Shop\"\n"),
@@ -207,6 +207,8 @@ def test_a_data_file_without_grammar_or_with_an_unknown_key_is_refused():
         parse_grammar_file("x", "; extensions: .x\n(identifier) @name\n")
     with pytest.raises(GrammarFileError, match="unknown header key 'extension'"):
         parse_grammar_file("x", "; grammar: x\n; extension: .x\n")
+    with pytest.raises(GrammarFileError, match="'file_module:' can only be 'Stem'"):
+        parse_grammar_file("x", "; grammar: x\n; extensions: .x\n; file_module: stem\n")
 
 
 def test_module_headers_qualify_the_symbol_table_names():
@@ -221,6 +223,18 @@ def test_module_headers_qualify_the_symbol_table_names():
         (4, "query_form", ("URI._query.query_form",)),
         (5, "Foo", ("Foo",)),
         (6, "baz", ("URI._query.baz",)),
+    ]
+
+
+def test_a_file_named_module_qualifies_its_nested_modules_too():
+    """OCaml: `lib/angstrom.ml` is the module Angstrom; a nested `module Choice` is inside it."""
+    source = ("let choice ps = List.fold_right alt ps fail\n\nmodule Choice = struct\n"
+              "  let alt p q = p\n  let first p q = q\nend\n")
+    chunks = chunk_file("lib/angstrom.ml", source, max_chars=40)
+    assert [(c.symbol, c.definitions) for c in chunks] == [
+        ("choice", ("Angstrom.choice",)),
+        ("Choice.alt", ("Angstrom.Choice", "Angstrom.Choice.alt")),  # the module line joins its first member
+        ("Choice.first", ("Angstrom.Choice.first",)),
     ]
 
 

@@ -89,8 +89,9 @@ class _Item:
 class CodeCutter:
     """Cuts one source file; holds its bytes, row index and the grammar's node types."""
 
-    def __init__(self, language: str, text: str, lines: Lines, budget: int) -> None:
+    def __init__(self, language: str, text: str, lines: Lines, budget: int, path: str = "") -> None:
         self.language = language
+        self.path = path  # project-relative; names the file's module in a `file_module: Stem` language
         self.types = GRAMMAR_TYPES.get(language) or file_grammar(language)
         self.attached = ATTACHED
         self._tagged: QueryTags | None = None  # data-file languages: what the query found
@@ -109,7 +110,8 @@ class CodeCutter:
     def spans(self) -> list[Span]:
         tree = _parse(self.language, self.data)
         if self.language not in GRAMMAR_TYPES:
-            self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)))
+            self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
+                                      _file_module(self.path) if grammar_files()[self.language].file_module else None)
         return self._level(tree.root_node.children, None, None, 0)
 
     # -- rows -------------------------------------------------------------------------------
@@ -543,6 +545,12 @@ class CodeCutter:
 
     def _text(self, node: Any) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _file_module(path: str) -> str | None:
+    """A file's module named by its file name, capitalised: ``lib/angstrom.ml`` -> ``Angstrom``."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return stem[:1].upper() + stem[1:] if stem[:1].isalpha() else None
 
 
 def _table_entry(definition: _Definition) -> dict[str, Any]:

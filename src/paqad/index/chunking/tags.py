@@ -25,19 +25,24 @@ class QueryTags:
     definitions: Mapping[NodeKey, tuple[str, list]]
     modules: tuple[tuple[int, str], ...] = ()
     named_modules: tuple[tuple[int, int], ...] = ()
+    file_module: str | None = None  # the file's own module (``file_module: Stem``): nested ones are inside it
 
     def module_at(self, offset: int) -> str | None:
-        """The module in force at byte ``offset``: the last header above it; None above the first
-        or inside a named module (its name is its own, not under the header's)."""
+        """The module in force at byte ``offset``: the file's module if it has one, else the last
+        header above it; None above the first header or inside a named module (its name is its
+        own, not under the header's: Perl's ``package Foo {...}``)."""
+        if self.file_module:
+            return self.file_module
         at = bisect_right(self.modules, (offset, "\uffff")) - 1
         if at < 0 or any(start <= offset < end for start, end in self.named_modules):
             return None
         return self.modules[at][1]
 
 
-def query_tags(language: str, root: Any, name_of: Callable[[Any], str | None]) -> QueryTags:
+def query_tags(language: str, root: Any, name_of: Callable[[Any], str | None], file_module: str | None = None) -> QueryTags:
     """Run ``language``'s definition query over the tree ``root``: the first pattern to match a
-    node wins; ``name_of`` gives a ``@module`` node's cleaned name (None: left out)."""
+    node wins; ``name_of`` gives a ``@module`` node's cleaned name (None: left out);
+    ``file_module``: the file's own module name, when its language names modules by file."""
     from tree_sitter import QueryCursor
 
     tagged: dict[NodeKey, tuple[int, str, list]] = {}
@@ -61,4 +66,5 @@ def query_tags(language: str, root: Any, name_of: Callable[[Any], str | None]) -
         definitions={key: (base, names) for key, (_, base, names) in tagged.items()},
         modules=tuple(sorted((start, name) for start, name in modules.items() if name)),
         named_modules=tuple(named),
+        file_module=file_module,
     )
