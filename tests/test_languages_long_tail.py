@@ -92,6 +92,15 @@ CASES: dict[str, Case] = {
         "  fromIntegral (sum (prices cart)) * (1 + tax)\n",
         "cartTotal", (5, 7), "Shop.Cart.cartTotal",  # the module header qualifies it
     ),
+    "sql": Case(
+        ("db/migrations/001_carts.sql", "-- carts and their lines\nCREATE TABLE carts (\n  id serial PRIMARY KEY,\n"
+         "  customer text NOT NULL\n);\n"),
+        "db/functions.sql",
+        "-- Sum of the line prices with tax.\nCREATE FUNCTION cart_total(prices numeric[], tax numeric) RETURNS numeric\n"
+        "    LANGUAGE sql\n    AS $$ SELECT sum(p) * (1 + tax) FROM unnest(prices) p $$;\n\n"
+        "CREATE VIEW open_carts AS\n  SELECT id, customer FROM carts WHERE closed_at IS NULL;\n",
+        "cart_total", (1, 4),  # with the comment above it; the .sql files are the manifest
+    ),
     "zig": Case(
         ("build.zig", "const std = @import(\"std\");\n"),
         "src/cart.zig",
