@@ -25,6 +25,12 @@ MAX_PARSE_BYTES = 2_000_000
 PARSE_TIMEOUT_SECONDS = 5.0
 # Deepest syntax-tree descent while cutting; deeper files fall back to line windows.
 MAX_DEPTH = 200
+# Bytes handed to tree-sitter per read while parsing. A data-file language's query predicates
+# (`#match?`, `#any-of?`) read each captured node's text through the same callback, one read per
+# node, so those languages read small windows: cutting a 0.9 MB Clojure file took 6.5 s with
+# 64 KiB reads, 1.8 s with 1 KiB (Elixir 2.5 -> 1.4 s); the parse itself costs the same.
+READ_BYTES = 65536
+QUERY_READ_BYTES = 1024
 
 _local = threading.local()
 
@@ -40,7 +46,7 @@ def _parser(language: str) -> Any:
     return parser
 
 
-def _parse(language: str, data: bytes) -> Any:
+def _parse(language: str, data: bytes, read_bytes: int = READ_BYTES) -> Any:
     """Syntax tree of ``data``; raises Fallback when too big, too slow or failed."""
     if len(data) > MAX_PARSE_BYTES:
         raise Fallback
@@ -52,7 +58,7 @@ def _parse(language: str, data: bytes) -> Any:
         else:  # tree-sitter >= 0.25: cancel through the progress callback
             deadline = time.monotonic() + PARSE_TIMEOUT_SECONDS
             tree = parser.parse(
-                lambda offset, _point: data[offset : offset + 65536],
+                lambda offset, _point: data[offset : offset + read_bytes],
                 progress_callback=lambda _offset, _has_error: time.monotonic() > deadline,
             )
     except Exception as exc:  # "Parsing failed" when cancelled
@@ -108,7 +114,7 @@ class CodeCutter:
 
     # -- entry ------------------------------------------------------------------------------
     def spans(self) -> list[Span]:
-        tree = _parse(self.language, self.data)
+        tree = _parse(self.language, self.data, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
         if self.language not in GRAMMAR_TYPES:
             self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
                                       _file_module(self.path) if grammar_files()[self.language].file_module else None)
