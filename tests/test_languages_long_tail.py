@@ -69,6 +69,14 @@ CASES: dict[str, Case] = {
         "  (* (reduce + (map line-price (:lines cart))) (+ 1 tax)))\n",
         "cart-total", (7, 10), "shop.cart/cart-total",  # the table's name: shop.cart.cart-total
     ),
+    "cmake": Case(
+        ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.16)\nproject(shop C)\n\n"
+         "if(SHOP_TOOLS)\n  ADD_EXECUTABLE(cart_tool tools/cart_tool.c)\nendif()\n"),
+        "cmake/cart.cmake",
+        "# Adds a target that prints the cart total with tax.\nfunction(add_cart_total TARGET_NAME)\n"
+        "  add_custom_target(${TARGET_NAME}-total COMMAND cart_tool --total)\nendfunction()\n",
+        "add_cart_total", (1, 4),  # with its comment; targets (add_library, ...) are definitions too
+    ),
     "dart": Case(
         ("pubspec.yaml", "name: shop\n"),
         "lib/cart.dart",
@@ -205,6 +213,12 @@ def test_manifest_detects_the_stack_and_sources_pass_the_filter(tmp_path, langua
     write_files(tmp_path, {case.manifest[0]: case.manifest[1], case.path: case.source})
     assert language in [pack.name for pack in detect_stacks(tmp_path)]
     assert case.path in {d.path for d in discover(tmp_path).eligible}
+
+
+def test_cmake_targets_are_definitions_inside_if_blocks_too():
+    chunks = chunk_file("CMakeLists.txt", CASES["cmake"].manifest[1])
+    assert chunks[0].language == "cmake"
+    assert [d for c in chunks for d in c.definitions] == ["cart_tool"]  # ADD_EXECUTABLE: any case
 
 
 def test_seventeen_wheel_languages_keep_their_own_grammar():
