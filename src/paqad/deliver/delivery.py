@@ -79,3 +79,6 @@ def _index_terms(paths: ProjectPaths, store: store_mod.IndexStore | None):
         except PaqadError:
             return set(words)  # no index to ask: do not skip on its behalf
     return known
+
+
+index_terms = _index_terms  # the refresh's intent check asks the index the same way (deliver/refresh.py)
