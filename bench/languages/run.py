@@ -13,7 +13,10 @@ chunker. Everything else is bench/ranking/run.py (same metrics, tables and optio
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -26,6 +29,40 @@ import run  # noqa: E402
 
 corpora.PROJECTS_DIR = HERE / "projects"
 corpora.CACHE_DIR = CACHE / "corpora"
+_materialise = corpora.materialise
+
+
+def materialise_present(project: corpora.Project, overrides: dict[str, str] | None = None) -> Path:
+    """:func:`corpora.materialise`, except that files whose blobs the clone lacks (a snapshot's
+    largest files, e.g. pagila's data dumps) are left out and named, instead of failing."""
+    if (project.folder / ".materialised").is_file():
+        return project.folder
+    source = corpora.git_dir(project.repo, overrides)
+    listing = subprocess.run(["git", "--git-dir", str(source), "ls-tree", "-r", project.commit],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    blobs = [line.split(None, 3) for line in listing if line.split(None, 3)[1] == "blob"]
+    present = subprocess.run(["git", "--git-dir", str(source), "cat-file", "--batch-check"],
+                             input="".join(f"{b[2]}\n" for b in blobs), capture_output=True, text=True).stdout
+    missing = [b[3] for b, line in zip(blobs, present.splitlines()) if line.endswith("missing")]
+    if not missing:
+        return _materialise(project, overrides)
+    print(f"  left out (not in the clone): {', '.join(missing)}", flush=True)
+    staging = project.folder.with_name(f".{project.folder.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        base = ["git", "--git-dir", str(source), "--work-tree", str(staging)]
+        subprocess.run([*base, "read-tree", project.commit], check=True, env=env)
+        subprocess.run([*base, "rm", "--cached", "--quiet", "--", *missing], check=True, env=env, capture_output=True)
+        subprocess.run([*base, "checkout-index", "--all", "--force"], check=True, env=env)
+    (staging / ".materialised").write_text(project.commit + "\n", encoding="utf-8")
+    shutil.rmtree(project.folder, ignore_errors=True)
+    staging.rename(project.folder)
+    return project.folder
+
+
+corpora.materialise = materialise_present
 
 if __name__ == "__main__":
     raise SystemExit(run.main())

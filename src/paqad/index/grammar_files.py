@@ -9,6 +9,9 @@ the header read that :mod:`paqad.index.languages` needs (a few kB read once per 
 Header keys (space-separated lists; all but ``grammar`` and ``extensions`` optional):
 
 * ``grammar``: the language name in ``tree_sitter_language_pack.get_language``;
+* ``file_module``: ``Stem`` when a file is a module named by its file name, capitalised
+  (OCaml's ``angstrom.ml`` is ``Angstrom``): the symbol table then names its definitions
+  ``Angstrom.choice``, nested modules included (``Angstrom.Choice.x``);
 * ``extensions``: lower-case file suffixes with the dot; ``filenames``: exact file names;
 * ``manifests``: file names or globs whose presence in a project detects the language;
   ``excluded_dirs``: the build/dependency folders its tools write;
@@ -19,7 +22,10 @@ Header keys (space-separated lists; all but ``grammar`` and ``extensions`` optio
 Query captures: ``@definition.function`` / ``@definition.method`` (a function chunk),
 ``@definition.class`` / ``.module`` / ``.interface`` / ``.type`` (a container, opened into one
 chunk per member when over budget), ``@name`` (the name; several ``@name`` captures are joined
-with ``.``: Terraform's ``aws_s3_bucket.logs``).
+with ``.``: Terraform's ``aws_s3_bucket.logs``), ``@module`` (a module header, in a pattern of its
+own: Elm's ``module Parser.Advanced exposing``, Perl's ``package URI::mailto;``; the symbol table
+then names every definition below it ``Parser.Advanced.keyword`` up to the next header, while the
+chunk's symbol stays ``keyword``; see :mod:`paqad.index.chunking.tags`).
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ class GrammarFile:
     transparent: tuple[str, ...] = ()
     bodies: tuple[str, ...] = ()
     attached: tuple[str, ...] = ()
+    file_module: str = ""
     query: str = ""
 
 
@@ -67,14 +74,17 @@ def parse_grammar_file(language: str, text: str) -> GrammarFile:
         if not line.startswith(";"):
             break
         key, sep, value = line.lstrip("; ").partition(":")
-        if sep and key.strip() in ("grammar", *_LIST_KEYS):
+        if sep and key.strip() in ("grammar", "file_module", *_LIST_KEYS):
             fields[key.strip()] = value.strip()
         elif sep and " " not in key.strip():
             raise GrammarFileError(f"{language}.scm: unknown header key {key.strip()!r}")
     if not fields.get("grammar") or not fields.get("extensions"):
         raise GrammarFileError(f"{language}.scm: the header needs 'grammar:' and 'extensions:' lines")
+    if fields.get("file_module", "Stem") != "Stem":
+        raise GrammarFileError(f"{language}.scm: 'file_module:' can only be 'Stem'")
     lists = {key: tuple(fields.get(key, "").split()) for key in _LIST_KEYS}
-    return GrammarFile(language=language, grammar=fields["grammar"], query=text, **lists)
+    return GrammarFile(language=language, grammar=fields["grammar"], query=text,
+                       file_module=fields.get("file_module", ""), **lists)
 
 
 @lru_cache(maxsize=1)

@@ -80,7 +80,6 @@ FILENAMES: Mapping[str, str] = MappingProxyType(
         ".bash_profile": "bash",
         ".zshrc": "bash",
         ".profile": "bash",
-        "CMakeLists.txt": "text",
     }
 )
 

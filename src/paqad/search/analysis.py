@@ -38,6 +38,12 @@ _QUALIFIER = re.compile(r"::|->|\\|#|\.")
 _SINGLE_IDENTIFIER = re.compile(
     r"[`'\"]?(?P<id>[A-Za-z_$][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*)(?:\(\))?[`'\"]?\??"
 )
+# Erlang and Elixir name a function with its arity (`handshake/2`, `Shop.Cart.total/2`), Erlang a
+# module's function with a colon (`ranch:handshake`, as `.` elsewhere): issue 22.
+_ARITY = re.compile(r"(?P<name>(?:[A-Za-z_][\w@]*[.:])*[a-z_][\w@]*[?!]?)/\d{1,3}")
+_ERLANG_CALL = re.compile(r"([a-z][\w@]*):([a-z][\w@]*)")
+# Clojure names a var by its namespace and a slash (`hiccup.page/include-css`): issue 22.
+_CLOJURE_VAR = re.compile(r"(?P<ns>[a-z][\w-]*(?:\.[a-z][\w-]*)+)/(?P<name>[A-Za-z*+!?<>=-][\w*+!?<>=-]*)")
 _CANDIDATE = re.compile(r"`[^`\n]{1,80}`|[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*(?:\(\))?")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
 _HUMPS = re.compile(r"[A-Z][a-z0-9]+")
@@ -141,11 +147,18 @@ def _symbol_query(query: str) -> Identifier | None:
     stripped = query.strip()
     for _ in range(3):  # C++/Rust/Java generics: `convert<bool>::decode`, `Vec<T>::push`
         stripped = re.sub(r"<[^<>\n]*>", "", stripped)
+    var = _CLOJURE_VAR.fullmatch(stripped)
+    if var:
+        return Identifier(stripped, (*var.group("ns").split("."), var.group("name")), embedded=False)
+    arity = _ARITY.fullmatch(stripped)  # `handshake/2`: a name for sure, in any case
+    stripped = arity.group("name") if arity else stripped
+    call = _ERLANG_CALL.fullmatch(stripped)
+    stripped = f"{call.group(1)}.{call.group(2)}" if call else stripped
     match = _SINGLE_IDENTIFIER.fullmatch(stripped)
     if not match:
         return None
     token = match.group("id")
-    if not (any(ch.isupper() for ch in token) or "_" in token or _QUALIFIER.search(token)):
+    if not (arity or any(ch.isupper() for ch in token) or "_" in token or _QUALIFIER.search(token)):
         return None
     return Identifier(token, _split(token), embedded=False)
 

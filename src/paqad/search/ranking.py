@@ -30,7 +30,7 @@ from paqad.search.options import RankingOptions, ablations, option_names
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline
-from paqad.search.symbols import DefinitionMatch, symbol_pool
+from paqad.search.symbols import DefinitionMatch, symbol_pool, with_bare_word_symbol
 
 __all__ = ["MAX_NAMED_FILE_CHUNKS", "POOL_SIZE", "Pools", "RankingOptions", "ablations", "gather", "option_names",
            "rank", "rank_with_evidence"]
@@ -119,6 +119,7 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     job = None if embedder is None else start_query_vector(embedder, dense_text, None, store.meta().get("fingerprint"))
     try:
         hits = lexical_hits(store, lexical_text, pool, None if allowed is None else list(allowed_set))
+        info = with_bare_word_symbol(store, info)
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
         named_paths = _named_paths(store, info)
         named = tuple(c for c in store.chunk_ids_of_files(named_paths, MAX_NAMED_FILE_CHUNKS)

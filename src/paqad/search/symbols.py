@@ -16,13 +16,16 @@ against ``Router.Match``), which ranks above a bare name match (``Match`` of ano
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from paqad import store as store_mod
-from paqad.search.analysis import Identifier, QueryInfo
+from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
 
 MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says little
+# A one-word query in lower case (`usage`, `nlargest`, `handshake`), or kebab-case as Lisps name
+# things (`include-css`, `valid?`): a plain word, or words, to the analysis.
+_BARE_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*[?!]?")
 
 _KEYWORDS = (
     r"def|class|func|fn|function|struct|interface|trait|type|typedef|enum|union|module|protocol|record|object|"
@@ -61,7 +64,26 @@ def _spelled_like(symbol: str, name: str) -> bool:
     """The symbol's last component is ``name``, case included, past punctuation the query drops
     (Ruby's ``exc_msg_and_response!``, ``empty?``)."""
     last = re.split(r"::|\.", symbol)[-1]
-    return re.sub(r"[^\w$]", "", last) == name
+    return re.sub(r"[^\w$]", "", last) == re.sub(r"[^\w$]", "", name)
+
+
+def with_bare_word_symbol(store: store_mod.IndexStore, info: QueryInfo) -> QueryInfo:
+    """``info`` naming its one lower-case word as an identifier when the symbol table holds a
+    definition spelled exactly so (``usage`` beside ``usageToFile``; ``choice`` beside a module
+    ``Choice``; Clojure's ``include-css``); else ``info`` unchanged.
+
+    Semble's rule (analysis) leaves such a query prose: it has no uppercase letter, underscore or
+    qualifier, so no definition would be looked up and the defining chunk ties with every symbol
+    that merely contains the word. Functions of Zig, OCaml, Julia, Erlang and Elm are mostly
+    named so (issue 22). The query becomes a symbol query, as if written ``usage()``: symbol
+    fusion weights, and no path/symbol-word lift for ``usageToFile`` or a module ``Choice``.
+    """
+    if info.identifiers or not _BARE_WORD.fullmatch(info.text) or len(info.text) < 3:
+        return info
+    rows = store.definitions([store_mod.symbol_key(info.text)], limit=MAX_DEFINITIONS_PER_NAME)
+    if not any(_spelled_like(symbol, info.text) for _, symbol in rows):
+        return info
+    return replace(info, kind=SYMBOL, identifiers=(Identifier(info.text, (info.text,), embedded=False),))
 
 
 def symbol_pool(store: store_mod.IndexStore, info: QueryInfo) -> list[DefinitionMatch]:

@@ -87,7 +87,7 @@ def chunk_file(
         return []
     budget = max(1, max_chars)
     try:
-        spans = finish(_spans_for(language, text, lines, budget), lines, budget)
+        spans = finish(_spans_for(language, text, lines, budget, path), lines, budget)
     except Fallback:
         spans = None
     except Exception:  # noqa: BLE001 - one odd file must never stop an index build
@@ -113,9 +113,9 @@ def chunk_file(
     return chunks
 
 
-def _spans_for(language: str, text: str, lines: Lines, budget: int) -> list[Span]:
+def _spans_for(language: str, text: str, lines: Lines, budget: int, path: str) -> list[Span]:
     if language in SOURCE_LANGUAGES:
-        return CodeCutter(language, text, lines, budget).spans()
+        return CodeCutter(language, text, lines, budget, path).spans()
     if language == "markdown":
         return markdown_spans(lines, budget)
     if language == "yaml":

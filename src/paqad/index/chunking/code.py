@@ -11,11 +11,12 @@ from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
 from paqad.index.chunking.grammars import (
-    ATTACHED, C_NAME_TYPES, CONTAINER_CAPTURES, FIXED_NAMES, FUNCTION_CAPTURES, FUNCTION_VALUES, GRAMMAR_TYPES,
+    ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES,
     NAME_NODE_TYPES, WHITESPACE,
 )
-from paqad.index.chunking.grammar_load import definition_query, file_grammar, node_key, ts_language
+from paqad.index.chunking.grammar_load import file_grammar, node_key, ts_language
 from paqad.index.chunking.packing import Fallback, Lines, Span, clip, line_atoms, pack, paragraph_atoms
+from paqad.index.chunking.tags import QueryTags, query_tags
 from paqad.index.grammar_files import grammar_files
 
 # Files bigger than this (bytes of UTF-8) are not parsed: line windows.
@@ -24,6 +25,12 @@ MAX_PARSE_BYTES = 2_000_000
 PARSE_TIMEOUT_SECONDS = 5.0
 # Deepest syntax-tree descent while cutting; deeper files fall back to line windows.
 MAX_DEPTH = 200
+# Bytes handed to tree-sitter per read while parsing. A data-file language's query predicates
+# (`#match?`, `#any-of?`) read each captured node's text through the same callback, one read per
+# node, so those languages read small windows: cutting a 0.9 MB Clojure file took 6.5 s with
+# 64 KiB reads, 1.8 s with 1 KiB (Elixir 2.5 -> 1.4 s); the parse itself costs the same.
+READ_BYTES = 65536
+QUERY_READ_BYTES = 1024
 
 _local = threading.local()
 
@@ -39,7 +46,7 @@ def _parser(language: str) -> Any:
     return parser
 
 
-def _parse(language: str, data: bytes) -> Any:
+def _parse(language: str, data: bytes, read_bytes: int = READ_BYTES) -> Any:
     """Syntax tree of ``data``; raises Fallback when too big, too slow or failed."""
     if len(data) > MAX_PARSE_BYTES:
         raise Fallback
@@ -51,7 +58,7 @@ def _parse(language: str, data: bytes) -> Any:
         else:  # tree-sitter >= 0.25: cancel through the progress callback
             deadline = time.monotonic() + PARSE_TIMEOUT_SECONDS
             tree = parser.parse(
-                lambda offset, _point: data[offset : offset + 65536],
+                lambda offset, _point: data[offset : offset + read_bytes],
                 progress_callback=lambda _offset, _has_error: time.monotonic() > deadline,
             )
     except Exception as exc:  # "Parsing failed" when cancelled
@@ -72,6 +79,7 @@ class _Definition:
     container: bool
     name_row: int | None = None  # the row that names the definition (the signature line)
     body_row: int | None = None  # the first row of its body's content, when it has a body node
+    table_symbol: str | None = None  # its symbol-table name when not ``symbol`` (module-qualified)
 
 
 @dataclass
@@ -87,12 +95,12 @@ class _Item:
 class CodeCutter:
     """Cuts one source file; holds its bytes, row index and the grammar's node types."""
 
-    def __init__(self, language: str, text: str, lines: Lines, budget: int) -> None:
+    def __init__(self, language: str, text: str, lines: Lines, budget: int, path: str = "") -> None:
         self.language = language
+        self.path = path  # project-relative; names the file's module in a `file_module: Stem` language
         self.types = GRAMMAR_TYPES.get(language) or file_grammar(language)
         self.attached = ATTACHED
-        # Data-file languages: definition node key -> (base kind, name nodes), from the query.
-        self._tagged: dict[tuple[int, int, str], tuple[str, list]] | None = None
+        self._tagged: QueryTags | None = None  # data-file languages: what the query found
         if language not in GRAMMAR_TYPES:
             self.attached = ATTACHED | frozenset(grammar_files()[language].attached)
         self.lines = lines
@@ -106,27 +114,11 @@ class CodeCutter:
 
     # -- entry ------------------------------------------------------------------------------
     def spans(self) -> list[Span]:
-        tree = _parse(self.language, self.data)
+        tree = _parse(self.language, self.data, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
         if self.language not in GRAMMAR_TYPES:
-            self._tagged = self._tag(tree.root_node)
+            self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
+                                      _file_module(self.path) if grammar_files()[self.language].file_module else None)
         return self._level(tree.root_node.children, None, None, 0)
-
-    def _tag(self, root: Any) -> dict[tuple[int, int, str], tuple[str, list]]:
-        """Definitions found by the language's query: the first pattern to match a node wins."""
-        from tree_sitter import QueryCursor
-
-        tagged: dict[tuple[int, int, str], tuple[int, str, list]] = {}
-        for pattern, captures in QueryCursor(definition_query(self.language)).matches(root):
-            names = sorted(captures.get("name", []), key=lambda n: n.start_byte)
-            for capture, nodes in captures.items():
-                base = "function" if capture in FUNCTION_CAPTURES else "class" if capture in CONTAINER_CAPTURES else None
-                if base is None or not names:
-                    continue
-                for node in nodes:
-                    key = node_key(node)
-                    if key not in tagged or tagged[key][0] > pattern:
-                        tagged[key] = (pattern, base, names)
-        return {key: (base, names) for key, (_, base, names) in tagged.items()}
 
     # -- rows -------------------------------------------------------------------------------
     def _row(self, offset: int) -> int:
@@ -237,7 +229,7 @@ class CodeCutter:
         labels: dict[str, Any] = dict(symbol=None, kind="module", scope=scope_id)
         if parent is not None:
             labels = dict(symbol=parent.symbol, kind=parent.kind, signature=parent.signature, scope=scope_id,
-                          name_row=parent.name_row)
+                          name_row=parent.name_row, **_table_entry(parent))
         nested = parent is not None
         if self.lines.size(lo, hi) <= self.budget:
             return [Span(lo, hi, glue=True, header=header, nested=nested, **labels)]
@@ -256,6 +248,7 @@ class CodeCutter:
             scope=scope_id,
             scope_symbol=scope_symbol,
             name_row=definition.name_row,
+            **_table_entry(definition),
         )
         if item.lo == item.hi or self.lines.size(item.lo, item.hi) <= self.budget:  # fits or cannot be cut
             return [Span(item.lo, item.hi, definition=True, **labels)]
@@ -397,18 +390,24 @@ class CodeCutter:
     def _tagged_definition(self, node: Any, scope: str | None) -> _Definition | None:
         """The definition ``node`` is by the language's query (data-file languages)."""
         assert self._tagged is not None
-        tag = self._tagged.get(node_key(node))
+        tag = self._tagged.definitions.get(node_key(node))
         if tag is None:
             return None
         base, names = tag
         parts = [_clean_name(self._text(name)) for name in names]
         name = ".".join(part for part in parts if part) or None
-        return self._labelled(node, [node], base, name, names[0], scope)
+        module = self._tagged.module_at(node.start_byte)
+        return self._labelled(node, [node], base, name, names[0], scope, module)
 
     def _labelled(
-        self, inner: Any, chain: list, base: str, name: str | None, name_node: Any, scope: str | None
+        self, inner: Any, chain: list, base: str, name: str | None, name_node: Any, scope: str | None,
+        module: str | None = None,
     ) -> _Definition | None:
-        """The definition of ``inner`` named ``name`` in ``scope``: symbol, kind, signature, rows."""
+        """The definition of ``inner`` named ``name`` in ``scope``: symbol, kind, signature, rows.
+
+        ``module``: the module header in force (data-file languages): the symbol table names the
+        definition ``Parser.Advanced.keyword`` (a qualified query matches it), while the chunk's
+        symbol, embedded and keyword-indexed, stays ``keyword``."""
         if name is None:
             return None
         symbol = f"{scope}.{name}" if scope else name
@@ -426,6 +425,7 @@ class CodeCutter:
             container=base in ("class", "impl"),
             name_row=rows[0] if rows else None,
             body_row=self._body_row(inner),
+            table_symbol=f"{module}.{symbol}" if module else None,
         )
 
     def _body_row(self, inner: Any) -> int | None:
@@ -551,6 +551,19 @@ class CodeCutter:
 
     def _text(self, node: Any) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _file_module(path: str) -> str | None:
+    """A file's module named by its file name, capitalised: ``lib/angstrom.ml`` -> ``Angstrom``."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return stem[:1].upper() + stem[1:] if stem[:1].isalpha() else None
+
+
+def _table_entry(definition: _Definition) -> dict[str, Any]:
+    """``Span`` labels naming ``definition`` in the symbol table by its ``table_symbol``, if any."""
+    if definition.table_symbol is None or definition.name_row is None:
+        return {}
+    return {"defined": [(definition.table_symbol, definition.name_row)]}  # a new list per call
 
 
 _GENERIC_ARGS = re.compile(r"<[^<>]*>")

@@ -8,3 +8,5 @@
 (type_declaration name: (upper_case_identifier) @name) @definition.type
 (type_alias_declaration name: (upper_case_identifier) @name) @definition.type
 (port_annotation name: (lower_case_identifier) @name) @definition.function
+; The module header names every top-level definition's module: `Parser.Advanced.keyword`.
+(module_declaration name: (upper_case_qid) @module)

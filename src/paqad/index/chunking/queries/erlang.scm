@@ -8,3 +8,5 @@
 (record_decl name: (atom) @name) @definition.type
 (type_alias name: (type_name name: (atom) @name)) @definition.type
 (pp_define lhs: (macro_lhs name: (_) @name)) @definition.macro
+; `-module(ranch).` names every definition's module: `ranch.handshake` (`ranch:handshake` in Erlang).
+(module_attribute name: (atom) @module)

@@ -16,3 +16,5 @@
 ; class's own name.
 (instance name: (name) @name (type_patterns . (_) @name)) @definition.impl
 (instance name: (name) @name) @definition.impl
+; The module header names every top-level definition's module: `System.Random.Internal.uniformR`.
+(header module: (module) @module)

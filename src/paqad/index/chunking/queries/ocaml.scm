@@ -2,6 +2,7 @@
 ; extensions: .ml .mli .mll .mly
 ; manifests: dune-project *.opam
 ; excluded_dirs: _build _opam
+; file_module: Stem
 ; bodies: module_binding structure signature class_binding object_expression
 ; Definitions of OCaml: let-bound functions, modules, module types, types and classes.
 (value_definition (let_binding pattern: (value_name) @name (parameter))) @definition.function
