@@ -6,7 +6,8 @@ until the index holds about 10k and then 50k chunks. Copies hit the embedding ca
 embedded text carries no path), so only the first copy costs model time. At each size it times:
 
 - ``search()`` in process, query embedding included (median, p95 over the quality-set queries);
-- ``paqad-ai rag probe QUERY --json`` as a child process, sync included (median, p95);
+- ``paqad-ai rag probe QUERY --json`` as a child process, sync included (median, p95): answered in
+  its own process (``rag_warm_process`` off), then served by the project's warm process;
 
 and on a project of at least 5,000 files, ``paqad-ai rag refresh-context`` with nothing changed
 and with one file changed (child process, and in process).
@@ -72,8 +73,34 @@ def add_copy(project: Path, n: int) -> None:
         shutil.copytree(src, project / f"copy{n}" / name, ignore=shutil.ignore_patterns(".paqad"))
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paqad.cli.main", *args], capture_output=True, text=True)
+def cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paqad.cli.main", *args], capture_output=True, text=True,
+                          env=dict(os.environ, **env))
+
+
+def time_probes(project: Path, qs: list[str], **env: str) -> list[float]:
+    """Seconds per ``rag probe`` child process, one per query."""
+    times = []
+    for q in qs:
+        t0 = time.perf_counter()
+        out = cli("rag", "probe", q, "--json", "--project-root", str(project), **env)
+        times.append(time.perf_counter() - t0)
+        assert out.returncode == 0, out.stderr
+    return times
+
+
+def start_warm(paths: ProjectPaths) -> subprocess.Popen:
+    """The project's warm process, once it answers (the model and the index loaded)."""
+    from paqad.hosts import warm
+
+    server = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(paths.root)])
+    for _ in range(600):
+        try:
+            warm.ask(paths, "ping", time.monotonic() + 5.0)
+            return server
+        except warm.Miss:
+            time.sleep(0.1)
+    raise SystemExit("the warm process did not come up")
 
 
 def main() -> None:
@@ -116,13 +143,18 @@ def main() -> None:
             held.close()
             print(f"search in process   {chunks:>6} chunks: {ms(times)}   ({len(qs)} queries, index open, query embedding included)")
             print(f"  same, opening the index per call:  {ms(opening)}")
-            probe_times = []
-            for q in qs[: args.probe_runs]:
-                t0 = time.perf_counter()
-                out = cli("rag", "probe", q, "--json", "--project-root", str(project))
-                probe_times.append(time.perf_counter() - t0)
-                assert out.returncode == 0, out.stderr
-            print(f"probe end to end    {chunks:>6} chunks: {ms(probe_times)}   ({len(probe_times)} runs, sync included)")
+            probe_qs = qs[: args.probe_runs]
+            probe_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="false")
+            print(f"probe end to end    {chunks:>6} chunks: {ms(probe_times)}   ({len(probe_times)} runs, sync included, own process)")
+            server = start_warm(paths)
+            try:
+                warm_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="true")
+            finally:
+                from paqad.hosts import warm
+
+                warm.stop(paths)
+                server.wait(timeout=30)
+            print(f"  same, warm process running:        {ms(warm_times)}   ({len(warm_times)} runs)")
         while counts(paths)[0] < args.refresh_files:
             copies += 1
             add_copy(project, copies)

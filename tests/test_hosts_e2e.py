@@ -199,8 +199,18 @@ def copilot_context(server: FakeModelServer) -> list[str]:
     return found
 
 
-def assert_section(texts: list[str], host: str) -> str:
-    assert len(texts) >= 1, f"{host}: no request carried the hook's context"
+def logs_of(root: Path | None) -> str:
+    """The project's paqad-ai logs (hook, refresh), last lines: why a context did not arrive."""
+    if root is None:
+        return ""
+    tails = [f"--- {p.name}\n" + "\n".join(p.read_text(encoding="utf-8", errors="replace").splitlines()[-15:])
+             for p in sorted((root / ".paqad" / "logs").glob("*.log"))]
+    return "\n".join(tails) or "(no paqad-ai log)"
+
+
+def assert_section(texts: list[str], host: str, root: Path | None = None) -> str:
+    # Under load a miss must say why: the project's hook and refresh logs go with the failure.
+    assert len(texts) >= 1, f"{host}: no request carried the hook's context\n{logs_of(root)}"
     text = texts[0]
     assert "## Retrieved context" in text and "Query: this prompt" in text and EXPECTED in text, text
     return text
@@ -226,7 +236,7 @@ def test_claude_code(clis: dict[str, str], project: Path) -> None:
     with FakeModelServer() as server:
         proc = claude(server, project)
         assert proc.returncode == 0, proc.stderr
-        section = assert_section(claude_context(server), "claude")
+        section = assert_section(claude_context(server), "claude", project)
     assert section.count("## Retrieved context") == 1
 
     # Both Claude files: the identical command runs once.
@@ -326,7 +336,7 @@ def test_codex(clis: dict[str, str], project: Path) -> None:
         server.clear()
         proc = run(exec_argv, project, env)
         assert proc.returncode == 0, proc.stderr
-        assert_section(codex_context(server), "codex")
+        assert_section(codex_context(server), "codex", project)
         assert "search_code" in offered_tools(server)  # the project's [mcp_servers.paqad] (trusted project)
 
         # A new budget changes the handler's timeout: the approval no longer matches, Codex skips it.
@@ -381,7 +391,7 @@ def test_gemini_cli(clis: dict[str, str], project: Path) -> None:
     with FakeModelServer() as server:
         proc = gemini(server, project)
         assert proc.returncode == 0, proc.stderr
-        text = assert_section(gemini_context(server), "gemini")
+        text = assert_section(gemini_context(server), "gemini", project)
         # Gemini escapes < and >; our note (which has none) arrives as written and says how to read them.
         assert "attempt &lt; attempts" in text and "<" not in text.removeprefix("<hook_context>").removesuffix("</hook_context>")
         assert GEMINI_ESCAPE_NOTE in text
@@ -417,8 +427,8 @@ def test_copilot_cli(clis: dict[str, str], project: Path) -> None:
     with FakeModelServer() as server:
         proc = copilot(server, project)
         assert proc.returncode == 0, proc.stderr
-        assert_section(copilot_context(server), "copilot")
-        assert "search_code" in offered_tools(server)  # .github/mcp.json in a trusted folder
+        assert_section(copilot_context(server), "copilot", project)
+        assert "search_code" in offered_tools(server), logs_of(project)  # .github/mcp.json in a trusted folder
 
 
 # --- Cursor (no CLI here): the files it reads ----------------------------------------------------

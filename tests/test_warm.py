@@ -129,3 +129,43 @@ def test_a_setting_given_in_the_hook_s_environment_is_answered_in_process(projec
         warm.stop(project)
         server.kill()
         server.wait()
+
+
+def _probe(paths: ProjectPaths, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PAQAD_AI, "rag", "probe", PROMPT, "--json", "--project-root", str(paths.root)],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ, **env))
+
+
+def test_probe_is_answered_by_the_warm_process_with_the_same_rows(project: ProjectPaths, tmp_path: Path):
+    """Issue 20: ``rag probe`` is served by the warm process (model and index loaded) when one
+    runs, and starts one when none does. Without a model in this process's reach, only the warm
+    process can give semantic rows: that they come back identical shows who answered."""
+    first = _probe(project)  # no warm process yet: answered here, and one is started
+    assert first.returncode == 0, first.stderr
+    rows = json.loads(first.stdout)["results"]
+    assert rows[0]["path"] == "src/shop/retry.py" and rows[0]["semantic"] is True
+    _wait_for_socket(project)
+    no_model = {"PAQAD_HOME": str(tmp_path / "empty-home"), "PAQAD_MODEL_MIRROR": str(tmp_path / "no-mirror")}
+    served = _probe(project, **no_model)
+    assert served.returncode == 0, served.stderr
+    assert json.loads(served.stdout) == json.loads(first.stdout) and served.stderr == ""
+    here = _probe(project, PAQAD_RAG_WARM_PROCESS="false", **no_model)
+    assert here.returncode == 0
+    assert "semantic search unavailable" in here.stderr
+    assert {row["semantic"] for row in json.loads(here.stdout)["results"]} == {False}
+
+
+def test_probe_with_a_setting_in_its_environment_is_answered_in_process(project: ProjectPaths, tmp_path: Path):
+    server = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
+                               "--idle-seconds", "30"])
+    try:
+        _wait_for_socket(project)
+        proc = _probe(project, PAQAD_RAG_TOP_N="1", PAQAD_HOME=str(tmp_path / "empty-home"),
+                      PAQAD_MODEL_MIRROR=str(tmp_path / "no-mirror"))
+        assert proc.returncode == 0
+        results = json.loads(proc.stdout)["results"]
+        assert len(results) == 1 and results[0]["semantic"] is False  # this process's keyword-only answer
+    finally:
+        warm.stop(project)
+        server.kill()
+        server.wait()

@@ -3,8 +3,11 @@
 For each project (``bench/ranking/projects/*.json``, materialised by ``corpora.py``) the index is
 built or synced in ``<corpus>/.paqad/`` with the default local model, then every case is ranked by
 each configuration and scored at file level (graded nDCG@10, recall@5 of grade-2 files, MRR) and,
-for symbol cases, at chunk level (the defining chunk first: def@1, def-MRR). Results are printed
-per split (dev, test) overall, by kind and by language.
+for symbol cases, at chunk level (the defining chunk first: def@1, def-MRR), and at passage level
+for every case with chunk labels (``lines``, FORMAT.md; the rule is ``metrics.chunk_is_right``):
+passage@1, passage@5 (a right chunk among the first 1 / 5 returned chunks) and passage-MRR, over
+the labelled cases only ("n labelled"). Results are printed per split (dev, test) overall, by kind
+and by language.
 
     .venv/bin/python bench/ranking/run.py                           # every project, default configs
     .venv/bin/python bench/ranking/run.py --split dev --configs default,no-symbols
@@ -46,6 +49,9 @@ class Score:
     rr: float
     def_rank: int | None = None  # symbol cases: rank of the defining chunk
     files: list[str] = field(default_factory=list)
+    labelled: bool = False  # the case has chunk labels (metrics.has_chunk_labels)
+    passage_rank: int | None = None  # rank of the first right chunk (metrics.chunk_is_right)
+    chunks: list[tuple[str, int, int]] = field(default_factory=list)  # the top 5 returned chunks
 
 
 def case_score(case: dict, chunks: list[tuple[str, int, int]]) -> Score:
@@ -53,7 +59,9 @@ def case_score(case: dict, chunks: list[tuple[str, int, int]]) -> Score:
     grades = {e["path"]: int(e.get("grade", 2)) for e in case["expected"]}
     primary = {p for p, g in grades.items() if g >= 2} or set(grades)
     score = Score(metrics.ndcg_at_k(files, grades, 10), metrics.recall_at_k(files, primary, 5),
-                  metrics.reciprocal_rank(files, primary), files=files[:10])
+                  metrics.reciprocal_rank(files, primary), files=files[:10],
+                  labelled=metrics.has_chunk_labels(case), passage_rank=metrics.passage_rank(case, chunks),
+                  chunks=[tuple(c) for c in chunks[:5]])
     if case["kind"] == "symbol" and case.get("definition"):
         d = case["definition"]
         score.def_rank = metrics.definition_rank(chunks, d["path"], d["start_line"])
@@ -150,7 +158,8 @@ def main() -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({
             cid: {"info": case_info[cid], **{c: {"ndcg": s.ndcg, "recall": s.recall, "rr": s.rr, "def_rank": s.def_rank,
-                                                 "files": s.files} for c, s in per.items()}}
+                                                 "files": s.files, "labelled": s.labelled,
+                                                 "passage_rank": s.passage_rank, "chunks": s.chunks} for c, s in per.items()}}
             for cid, per in all_scores.items()
         }, indent=1), encoding="utf-8")
         print(f"wrote {args.json}")
@@ -194,7 +203,30 @@ def report_split(split: str, ids: list[str], scores: dict[str, dict[str, Score]]
             out.append(f"| {label} | " + " | ".join(
                 f"{fmean(fn(scores[i][c].def_rank) for i in sym):.3f}" for c in configs) + " |")
     out.append("")
+    out += passage_table(split, groups, scores, configs)
     return "\n".join(out)
+
+
+def passage_cells(ranks: list[int | None]) -> list[str]:
+    """passage@1, passage@5, passage-MRR of first-right-chunk ranks (None: no right chunk)."""
+    return [f"{fmean(1.0 if r is not None and r <= k else 0.0 for r in ranks):.3f}" for k in (1, 5)] + [
+        f"{fmean(1.0 / r if r else 0.0 for r in ranks):.3f}"]
+
+
+def passage_table(split: str, groups: dict[str, list[str]], scores: dict[str, dict[str, Score]],
+                  configs: list[str]) -> list[str]:
+    """Markdown lines: passage@1 / @5 / MRR per group and configuration, labelled cases only."""
+    labelled_ids = [i for i in groups["all"] if scores[i][configs[0]].labelled]
+    out = [f"### {split}: chunk level ({len(labelled_ids)} of {len(groups['all'])} cases labelled)", "",
+           "| group | n labelled | " + " | ".join(f"{c} p@1 | {c} p@5 | {c} p-MRR" for c in configs) + " |",
+           "|---|---:|" + "---:|" * (3 * len(configs))]
+    for name, group_ids in groups.items():
+        ids = [i for i in group_ids if scores[i][configs[0]].labelled]
+        if ids:
+            cells = [cell for c in configs for cell in passage_cells([scores[i][c].passage_rank for i in ids])]
+            out.append(f"| {name} | {len(ids)} | " + " | ".join(cells) + " |")
+    out.append("")
+    return out
 
 
 if __name__ == "__main__":

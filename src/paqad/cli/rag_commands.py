@@ -374,13 +374,17 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     START-END; symbol is the Class.method the passage belongs to (cut to the terminal's width).
     --json has every field, plus the dense and BM25 ranks and the gap to the floor.
 
+    With rag_warm_process on (the default), the project's warm process (model and index kept
+    loaded; the prompt hook starts it too) answers when it runs, and one is started for the next
+    calls when none does; it exits after 10 minutes unused. Same results either way.
+
     \b
     Examples:
       paqad-ai rag probe "where are HTTP retries configured"
       git diff | paqad-ai rag probe - --json
     """
     from paqad.cli.progress import PlainProgress
-    from paqad.jobs.probe import probe as run_probe
+    from paqad.hosts.warm_probe import probe as run_probe
 
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)

@@ -229,10 +229,6 @@ def spawn_refresh(root: Path) -> subprocess.Popen[bytes]:
     )
 
 
-# Settings the hook itself applies, or that only builds read (the warm process's answer does not
-# depend on them).
-HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS", "PAQAD_RAG_TEAM_STORE",
-                                 "PAQAD_RAG_TEAM_STORE_WRITE"})
 
 
 @dataclass(frozen=True)
@@ -324,10 +320,9 @@ def _answer(host: Host, payload: HookInput, project_root: Path | None, started: 
     start_warm = False
     # The warm process reads its settings from the files, not from this process's environment: a
     # PAQAD_RAG_* variable set for this prompt is honoured by answering here instead.
-    if settings.rag_warm_process and not any(name.startswith("PAQAD_RAG_") and name not in HOOK_SIDE_VARIABLES
-                                             for name in os.environ):
-        from paqad.hosts import warm
+    from paqad.hosts import warm
 
+    if settings.rag_warm_process and not warm.settings_in_environment():
         try:
             section = warm.ask(paths, prompt, deadline)
         except warm.Miss as miss:

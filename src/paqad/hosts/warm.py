@@ -12,7 +12,9 @@ process is absent, busy or slow; a warm answer is the same section the hook woul
 
 Protocol: one JSON line each way per connection. Request ``{"version": "0.1.0", "prompt": str,
 "seconds": float}`` (``seconds``: the budget left); reply ``{"section": str | null}`` or
-``{"error": str}``.
+``{"error": str}``. ``rag probe`` (:mod:`paqad.hosts.warm_probe`) sends ``{"version": ..., "probe":
+{"query": str, "top_n": int | null, "path_prefix": str | null, "no_sync": bool}}``; reply
+``{"probe": <rag probe --json>, "messages": [[kind, text], ...]}`` or ``{"fallback": why}``.
 
     python -m paqad.hosts.warm --project-root /path/to/project     # what the hook starts
 
@@ -39,6 +41,10 @@ IDLE_SECONDS = 600.0  # a warm process with no request for 10 minutes exits
 MAX_MESSAGE_BYTES = 1 << 20
 MAX_SOCKET_PATH = 100  # sun_path holds 108 bytes; longer project paths go without a warm process
 REPLY_MARGIN_SECONDS = 0.02  # the server answers this much before the hook's deadline
+# Settings the hook itself applies, or that only builds read (the warm process's answer does not
+# depend on them).
+HOOK_SIDE_VARIABLES = frozenset({"PAQAD_RAG_WARM_PROCESS", "PAQAD_RAG_HOOK_BUDGET_MS", "PAQAD_RAG_TEAM_STORE",
+                                 "PAQAD_RAG_TEAM_STORE_WRITE"})
 
 
 class Miss(Exception):
@@ -62,6 +68,34 @@ def ask(paths: ProjectPaths, prompt: str, deadline: float) -> str | None:
     Raises :class:`Miss` when no warm process answers in time (``Miss.absent``: none is
     running; :func:`start` one for the next prompts). Never raises anything else.
     """
+    reply = _exchange(paths, {"version": __version__, "prompt": prompt, "seconds": deadline - time.monotonic()},
+                      deadline)
+    if "section" not in reply:
+        raise Miss(f"warm process answered {reply!r:.200}")
+    section = reply["section"]
+    return section if isinstance(section, str) else None
+
+
+def settings_in_environment() -> bool:
+    """True when a ``PAQAD_RAG_*`` variable that changes an answer is set here: the warm process
+    reads its settings from the files only, so such a call is answered in its own process."""
+    return any(name.startswith("PAQAD_RAG_") and name not in HOOK_SIDE_VARIABLES for name in os.environ)
+
+
+def ask_probe(paths: ProjectPaths, probe: dict, deadline: float) -> dict:
+    """The warm process's reply to a ``rag probe`` request (see the protocol above), by ``deadline``.
+
+    Raises :class:`Miss` when it does not answer in time, answers ``fallback`` or an error
+    (``Miss.absent``: none is running). Never raises anything else.
+    """
+    reply = _exchange(paths, {"version": __version__, "probe": probe}, deadline)
+    if "probe" not in reply:
+        raise Miss(f"warm process answered {reply!r:.200}")
+    return reply
+
+
+def _exchange(paths: ProjectPaths, request: dict, deadline: float) -> dict:
+    """One request line out and one reply line (a JSON object) back; :class:`Miss` otherwise."""
     path = socket_path(paths)
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
         raise Miss("project path too long for a Unix socket")
@@ -72,17 +106,15 @@ def ask(paths: ProjectPaths, prompt: str, deadline: float) -> str | None:
             client.connect(os.fspath(path))
         except OSError:
             raise Miss("no warm process", absent=True) from None
-        request = {"version": __version__, "prompt": prompt, "seconds": deadline - time.monotonic()}
         client.sendall(json.dumps(request).encode("utf-8") + b"\n")
         reply = _read_line(client, deadline)
     except (OSError, ValueError) as exc:
         raise Miss(f"warm process failed: {exc}") from None
     finally:
         client.close()
-    if not isinstance(reply, dict) or "error" in reply or "section" not in reply:
+    if not isinstance(reply, dict) or "error" in reply:
         raise Miss(f"warm process answered {reply!r:.200}")
-    section = reply["section"]
-    return section if isinstance(section, str) else None
+    return reply
 
 
 def stop(paths: ProjectPaths, timeout: float = 5.0) -> bool:
@@ -212,13 +244,12 @@ class _Engine:
         self.answer_prompt("where is the error handling of the main entry point?", time.monotonic() + 60.0,
                            section_for_prompt)
 
-    def answer_prompt(self, prompt: str, deadline: float, section_for_prompt=None) -> str | None:
+    def settings_and_embedder(self):
+        """The settings as the files say now, and the embedder they name (None while unusable)."""
         import warnings
 
         from paqad.config import load_settings
 
-        if section_for_prompt is None:
-            from paqad.deliver.answer import section_for_prompt
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             settings = load_settings(self.paths)
@@ -227,7 +258,20 @@ class _Engine:
             from paqad.deliver.answer import configured_embedder
 
             self.embedders[key] = configured_embedder(self.paths, settings)[0]
-        return section_for_prompt(self.paths, settings, prompt, deadline, self.embedders[key])
+        return settings, self.embedders[key]
+
+    def answer_prompt(self, prompt: str, deadline: float, section_for_prompt=None) -> str | None:
+        if section_for_prompt is None:
+            from paqad.deliver.answer import section_for_prompt
+        settings, embedder = self.settings_and_embedder()
+        return section_for_prompt(self.paths, settings, prompt, deadline, embedder)
+
+    def answer_probe(self, request: dict) -> dict:
+        """``rag probe``'s job for a probe request (:func:`paqad.hosts.warm_probe.serve_probe`)."""
+        from paqad.hosts.warm_probe import serve_probe
+
+        settings, embedder = self.settings_and_embedder()
+        return serve_probe(self.paths, settings, embedder, request)
 
     def answer(self, conn: socket.socket) -> str:
         """Serve one connection; ``"exit"`` when the process should stop."""
@@ -237,14 +281,18 @@ class _Engine:
             if isinstance(request, dict) and request.get("stop"):
                 conn.sendall(b'{"section": null}\n')
                 return "exit"
-            if not isinstance(request, dict) or not isinstance(request.get("prompt"), str):
+            if not isinstance(request, dict) or not (isinstance(request.get("prompt"), str)
+                                                     or isinstance(request.get("probe"), dict)):
                 raise ValueError("bad request")
             if request.get("version") != __version__:
                 conn.sendall(json.dumps({"error": f"warm process is paqad-ai {__version__}"}).encode() + b"\n")
                 return "exit"
-            seconds = float(request.get("seconds", 1.0))
-            section = self.answer_prompt(request["prompt"], started + seconds - REPLY_MARGIN_SECONDS)
-            conn.sendall(json.dumps({"section": section}, ensure_ascii=False).encode("utf-8") + b"\n")
+            if "probe" in request:
+                reply = self.answer_probe(request["probe"])
+            else:
+                seconds = float(request.get("seconds", 1.0))
+                reply = {"section": self.answer_prompt(request["prompt"], started + seconds - REPLY_MARGIN_SECONDS)}
+            conn.sendall(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
         except Exception as exc:  # noqa: BLE001 - one bad request never stops the warm process
             try:
                 conn.sendall(json.dumps({"error": f"{type(exc).__name__}: {exc}"[:500]}).encode() + b"\n")

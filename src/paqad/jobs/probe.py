@@ -53,6 +53,13 @@ class ProbeRow:
             "gap_to_floor": self.gap_to_floor, "semantic": self.semantic,
         }
 
+    @classmethod
+    def from_dict(cls, row: dict[str, Any]) -> "ProbeRow":
+        """The row :meth:`to_dict` gave (the warm process's reply); KeyError/TypeError when malformed."""
+        return cls(int(row["rank"]), str(row["path"]), int(row["start_line"]), int(row["end_line"]), row["symbol"],
+                   float(row["confidence"]), row["cosine"], float(row["score"]), row["dense_rank"],
+                   row["lexical_rank"], str(row["band"]), float(row["gap_to_floor"]), bool(row["semantic"]))
+
 
 @dataclass(frozen=True)
 class ProbeResult:
@@ -72,6 +79,15 @@ class ProbeResult:
                 "degraded": self.degraded.words if self.degraded else None,
                 "semantic_coverage": round(self.coverage, 4), "results": [row.to_dict() for row in self.rows]}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ProbeResult":
+        """A result of a search that was not degraded, from :meth:`to_dict` (the warm process's
+        reply). Raises KeyError, TypeError or ValueError when ``data`` is malformed or degraded."""
+        if data["degraded"] is not None:
+            raise ValueError("a degraded probe is answered in process")
+        return cls(str(data["query"]), float(data["threshold"]), float(data["relief_floor"]), None,
+                   float(data["semantic_coverage"]), tuple(ProbeRow.from_dict(row) for row in data["results"]))
+
 
 def band_row(result: SearchResult, floor: float, relief: float) -> ProbeRow:
     """``result`` banded against ``floor`` and ``relief``, compared as whole percentages (what people see)."""
@@ -87,10 +103,12 @@ def band_row(result: SearchResult, floor: float, relief: float) -> ProbeRow:
 
 def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | None = None,
           path_prefix: str | None = None, no_sync: bool = False, progress=None,
-          warn: Callable[[str], None] = _quiet, note: Callable[[str], None] = _quiet) -> ProbeResult:
+          warn: Callable[[str], None] = _quiet, note: Callable[[str], None] = _quiet,
+          embedder=None) -> ProbeResult:
     """Sync the edited files (unless ``no_sync``; ``progress`` reports a slow one), search ``text``
     (under the project-relative ``path_prefix``) and band the ``top_n`` results. ``warn`` and
     ``note`` get, in order, one line each for what went keyword-only, unsynced or partial.
+    ``embedder``: one already loaded (the warm process's); else the configured one is loaded here.
 
     Raises IndexMissingError (no index; IndexBuildingError while the first build runs),
     ProjectPathError for a ``path_prefix`` outside the project or absent, and what
@@ -105,7 +123,9 @@ def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | No
     require_same_embedding(paths, settings)  # another provider/model/precision: refuse in one line (README)
     if path_prefix:
         path_prefix = _checked_prefix(paths, path_prefix)
-    embedder, degraded = load_embedder(paths, settings)
+    degraded = None
+    if embedder is None:
+        embedder, degraded = load_embedder(paths, settings)
     if degraded:
         warn(degraded.words + ("" if no_sync else NOT_SYNCED))
     elif not no_sync:

@@ -1,0 +1,85 @@
+"""``rag probe`` served by the project's warm process when one runs (issue 20: probe p50 <= 0.5 s).
+
+A probe as its own process pays Python's start, the search stack's imports, the model load and
+the index's dense view on every call (533 ms median at 46k chunks, of which the search itself is
+18 ms). The warm process (:mod:`paqad.hosts.warm`) already holds all of that for the prompt hook,
+so :func:`probe` asks it first: the warm process runs the same job
+(:func:`paqad.jobs.probe.probe`: sync the edited files, search, band) and sends back the result
+that ``--json`` prints. Anything unusual is answered in this process instead, where the job's
+own errors and warnings come out as they always did: no warm process, another version, a
+degraded (keyword-only) search, an error of any kind, or ``PAQAD_RAG_*`` settings in this
+process's environment (the warm process reads the files only). When none was running and
+``rag_warm_process`` is on, one is started for the next calls, as the prompt hook does.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from paqad.config import Settings
+from paqad.project import ProjectPaths
+
+# How long a probe waits for the warm process (which may be answering a prompt or syncing many
+# edited files first) before answering in its own process instead.
+WARM_PROBE_SECONDS = 60.0
+
+
+def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | None = None,
+          path_prefix: str | None = None, no_sync: bool = False, progress=None,
+          warn: Callable[[str], None], note: Callable[[str], None]):
+    """:func:`paqad.jobs.probe.probe`'s :class:`~paqad.jobs.probe.ProbeResult` for ``text``, from the
+    warm process when it can answer, else computed here (same arguments, same errors raised)."""
+    from paqad.hosts import warm
+
+    absent = False
+    if settings.rag_warm_process and not warm.settings_in_environment():
+        request = {"query": text, "top_n": top_n, "path_prefix": path_prefix, "no_sync": no_sync}
+        try:
+            return _from_reply(warm.ask_probe(paths, request, time.monotonic() + WARM_PROBE_SECONDS), warn, note)
+        except warm.Miss as miss:
+            absent = miss.absent
+    from paqad.jobs.probe import probe as run_probe
+
+    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,
+                       progress=progress, warn=warn, note=note)
+    if absent and settings.rag_enabled and settings.rag_warm_process:
+        warm.start(paths)  # for the next probes and prompts; it exits after IDLE_SECONDS unused
+    return result
+
+
+def _from_reply(reply: dict, warn: Callable[[str], None], note: Callable[[str], None]):
+    """The warm process's ``{"probe": ..., "messages": [[kind, text], ...]}`` as a ProbeResult
+    (its warnings and notes passed on); :class:`~paqad.hosts.warm.Miss` when it is malformed."""
+    from paqad.hosts.warm import Miss
+    from paqad.jobs.probe import ProbeResult
+
+    try:
+        result = ProbeResult.from_dict(reply["probe"])
+        messages = [(str(kind), str(line)) for kind, line in reply.get("messages", [])]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise Miss(f"warm process sent a malformed probe: {type(exc).__name__}") from None
+    for kind, line in messages:
+        (warn if kind == "warn" else note)(line)
+    return result
+
+
+def serve_probe(paths: ProjectPaths, settings: Settings, embedder, request: dict) -> dict:
+    """The warm process's side: ``{"probe": ProbeResult.to_dict(), "messages": [...]}``, or
+    ``{"fallback": why}`` when the caller should answer in its own process (no loaded model, a
+    degraded search, a bad request or any error: the caller's own run then reports it)."""
+    from paqad.jobs.probe import probe as run_probe
+
+    if embedder is None:
+        return {"fallback": "no model"}
+    messages: list[tuple[str, str]] = []
+    try:
+        result = run_probe(paths, settings, str(request["query"]), top_n=request.get("top_n"),
+                           path_prefix=request.get("path_prefix"), no_sync=bool(request.get("no_sync")),
+                           warn=lambda line: messages.append(("warn", line)),
+                           note=lambda line: messages.append(("note", line)), embedder=embedder)
+    except Exception as exc:  # noqa: BLE001 - the caller's own run raises it again, with its words
+        return {"fallback": type(exc).__name__}
+    if result.degraded is not None or any(kind == "warn" for kind, _ in messages):
+        return {"fallback": "degraded"}
+    return {"probe": result.to_dict(), "messages": messages}
