@@ -375,8 +375,11 @@ def test_a_dense_side_that_misses_the_deadline_leaves_a_keyword_answer(indexed: 
     assert section.startswith(
         '## Retrieved context\n\nQuery: this prompt "how are failed calls retried with exponential backoff?"\n'
         "Search degraded: semantic search did not finish within the hook's budget; keyword search only.\n"
-        "1 match at or above the 75% confidence floor.\n")
-    assert "### src/shop/retry.py:L1-13 · with_retries · match 88%\n" in section
+        "Low confidence: no match reached the 75% floor; the best match follows (at or above the 35% relief floor) "
+        "and may be unrelated.\n")
+    # keyword-only fit with negatives (issue 19): a 5-chunk project has no background for the
+    # query-level evidence, so the obvious answer is delivered as low-confidence, not at 88 %
+    assert "### src/shop/retry.py:L1-13 · with_retries · match 42% · low confidence\n" in section
 
 
 def test_the_keyword_answer_is_sent_when_the_hybrid_one_is_late(indexed: Path) -> None:

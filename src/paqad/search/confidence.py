@@ -51,6 +51,11 @@ COSINE_FEATURES = frozenset({"cosine", "cosine_gap", "cosine_x_symbol", "cosine_
 CALIBRATION_VERSION = 2  # 2: negatives in the fit, query-level features, chunk-level labels
 BACKGROUND_SAMPLE = 256  # stored embeddings the query is compared with as a background (fixed, evenly spaced rows)
 BACKGROUND_QUANTILE = 95.0  # the background's percentile the top cosine is measured against
+# Below this many chunks an index is no background for its own best chunk (in a 5-chunk project
+# the 95th percentile is the answer itself, every IDF is small): the query-level features are
+# unknown there and add nothing (the fit's mean). The smallest ranking-benchmark index (the data
+# the fit saw) has 726 chunks.
+BACKGROUND_MIN_CHUNKS = 500
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5 bm25() parameters (SQLite FTS5 documentation, "bm25() function")
 AGNOSTIC = "model-agnostic"
 KEYWORD_ONLY = "keyword-only"
@@ -72,18 +77,20 @@ class QueryEvidence:
     - ``cosine_margin``: the top cosine minus the :data:`BACKGROUND_QUANTILE` percentile of the
       query's cosines against :data:`BACKGROUND_SAMPLE` evenly spaced chunks of the index (a
       fixed background: which chunks are "typical" does not depend on the query); 0.0 without
-      the dense side.
+      the dense side, None (unknown) in an index of fewer than :data:`BACKGROUND_MIN_CHUNKS`.
     - ``background_z``: the same top cosine as a z-score over that background (mean, standard
-      deviation); model-agnostic where the margin is on one model's cosine scale. 0.0 without
-      the dense side.
+      deviation); model-agnostic where the margin is on one model's cosine scale. 0.0 / None
+      as the margin.
     - ``top_cosine``: the best cosine of the query in the index (0.0 without the dense side).
+
+    Every value is None (unknown) in an index of fewer than :data:`BACKGROUND_MIN_CHUNKS` chunks.
     """
 
-    bm25_reach: float = 0.0
-    absent_terms: float = 0.0
-    cosine_margin: float = 0.0
-    background_z: float = 0.0
-    top_cosine: float = 0.0
+    bm25_reach: float | None = 0.0
+    absent_terms: float | None = 0.0
+    cosine_margin: float | None = 0.0
+    background_z: float | None = 0.0
+    top_cosine: float | None = 0.0
 
 
 NO_QUERY_EVIDENCE = QueryEvidence()
@@ -102,16 +109,18 @@ def bm25_ceiling(chunks: int, frequencies: Sequence[int]) -> float:
     return sum(bm25_idf(chunks, n) for n in frequencies)
 
 
-def background_evidence(sims, top_cosine: float) -> tuple[float, float]:
+def background_evidence(sims, top_cosine: float) -> tuple[float | None, float | None]:
     """``(cosine_margin, background_z)`` of a query whose cosines against the index are ``sims``
     ``(n,)`` float32 and whose best cosine is ``top_cosine``: the margin over the
     :data:`BACKGROUND_QUANTILE` percentile and the z-score over the mean of
     :data:`BACKGROUND_SAMPLE` evenly spaced rows (all rows in a smaller index). ``(0, 0)`` when
-    ``sims`` is empty."""
+    ``sims`` is empty, ``(None, None)`` (unknown) for fewer than :data:`BACKGROUND_MIN_CHUNKS`."""
     import numpy as np
 
     if sims is None or not len(sims):
         return 0.0, 0.0
+    if len(sims) < BACKGROUND_MIN_CHUNKS:
+        return None, None
     rows = np.linspace(0, len(sims) - 1, min(len(sims), BACKGROUND_SAMPLE)).astype(np.int64)
     sample = np.asarray(sims, dtype=np.float64)[rows]
     spread = float(sample.std())
@@ -123,7 +132,9 @@ def query_evidence(chunks: int, frequencies: dict[str, int], best_bm25: float, s
     """The :class:`QueryEvidence` of one query: ``frequencies`` are its terms' document
     frequencies in an index of ``chunks`` rows, ``best_bm25`` its best BM25 score (higher is
     better, 0.0 without hits), ``sims`` ``(n,)`` its cosines against every chunk with a vector
-    (None: no dense side)."""
+    (None: no dense side). All None below :data:`BACKGROUND_MIN_CHUNKS` chunks."""
+    if chunks < BACKGROUND_MIN_CHUNKS:
+        return QueryEvidence(None, None, None, None, None)
     ceiling = bm25_ceiling(chunks, list(frequencies.values())) if chunks else 0.0
     reach = best_bm25 / ceiling if ceiling > 0 else 0.0
     absent = sum(1 for n in frequencies.values() if n == 0) / len(frequencies) if frequencies else 0.0
@@ -163,9 +174,11 @@ class Evidence:
     query: QueryEvidence = NO_QUERY_EVIDENCE
 
     def vector(self) -> dict[str, float]:
-        """The calibration's inputs by name: every name of :data:`FEATURES` (floats)."""
+        """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
+        an unknown value, see :class:`QueryEvidence`, which :meth:`Calibration.probability` skips)."""
         inv = lambda rank: 0.0 if rank is None else 1.0 / rank  # noqa: E731
         q, top = self.query, 1.0 / self.fused_rank
+        times = lambda a, b: None if a is None else a * b  # noqa: E731 - unknown stays unknown
         return {
             "cosine": self.cosine,
             "cosine_gap": self.cosine - self.top_cosine,
@@ -191,11 +204,11 @@ class Evidence:
             "background_z": q.background_z,
             "top_cosine": q.top_cosine,
             "log_lines": math.log(max(self.lines, 1)),
-            "margin_x_rank": q.cosine_margin * top,
-            "reach_x_rank": q.bm25_reach * top,
-            "margin_x_cosine": q.cosine_margin * self.cosine,
-            "absent_x_rank": q.absent_terms * top,
-            "z_x_rank": q.background_z * top,
+            "margin_x_rank": times(q.cosine_margin, top),
+            "reach_x_rank": times(q.bm25_reach, top),
+            "margin_x_cosine": times(q.cosine_margin, self.cosine),
+            "absent_x_rank": times(q.absent_terms, top),
+            "z_x_rank": times(q.background_z, top),
             "cosine_x_rank": self.cosine * top,
             "defines_x_rank": self.defines * top,
         }
@@ -220,10 +233,13 @@ class Calibration:
     fitted_on: str = ""
 
     def probability(self, evidence: Evidence) -> float:
+        """The fitted probability for ``evidence``; an unknown (None) input adds nothing (as if
+        it were the training mean)."""
         x = evidence.vector()
         z = self.bias
         for name, w, m, s in zip(self.features, self.weights, self.means, self.scales):
-            z += w * (x[name] - m) / s
+            if x[name] is not None:
+                z += w * (x[name] - m) / s
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
     def to_dict(self) -> dict:
