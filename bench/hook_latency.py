@@ -130,7 +130,7 @@ def classify(stdout: bytes) -> str:
     text = stdout.decode("utf-8", errors="replace")
     if "## Retrieved context" not in text:
         return "none"
-    if "Keyword matches only" in text:
+    if "keyword search only" in text:  # the "Search degraded: ..." line of a keyword answer (rated or not)
         return "keyword"
     if "Nothing above the confidence floor" in text:
         return "nothing"

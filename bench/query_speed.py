@@ -103,12 +103,92 @@ def start_warm(paths: ProjectPaths) -> subprocess.Popen:
     raise SystemExit("the warm process did not come up")
 
 
+def time_configs(paths, settings, embedder, store, qs: list[str], configs: dict, rounds: int = 3) -> dict[str, list[float]]:
+    """Seconds of ``search()`` per ranking configuration, the configurations interleaved query by
+    query (so the shared machine's load falls on all of them alike), ``rounds`` times each."""
+    out: dict[str, list[float]] = {name: [] for name in configs}
+    for _ in range(rounds if configs else 0):
+        for q in qs:
+            for name, options in configs.items():
+                t0 = time.perf_counter()
+                search(paths, settings, q, embedder=embedder, store=store, options=options)
+                out[name].append(time.perf_counter() - t0)
+    return out
+
+
+def time_search(paths, settings, embedder, qs: list[str], configs: dict, chunks: int) -> None:
+    """Print ``search()`` in process with the index held open and opened per call (and per ranking
+    configuration, interleaved, when ``configs`` names some)."""
+    search(paths, settings, qs[0], embedder=embedder)  # derived matrix + page cache warm
+    held = open_store(paths, readonly=True)  # as the MCP server keeps it
+    times, opening = [], []
+    for q in qs:
+        t0 = time.perf_counter()
+        search(paths, settings, q, embedder=embedder, store=held)
+        times.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        search(paths, settings, q, embedder=embedder)
+        opening.append(time.perf_counter() - t0)
+    by_config = time_configs(paths, settings, embedder, held, qs, configs)
+    held.close()
+    print(f"search in process   {chunks:>6} chunks: {ms(times)}   ({len(qs)} queries, index open, query embedding included)")
+    print(f"  same, opening the index per call:  {ms(opening)}")
+    for name, values in by_config.items():
+        print(f"  configuration {name:<20} {ms(values)}   (index open, interleaved, {len(values)} runs)")
+
+
+def time_probe_modes(project: Path, paths, probe_qs: list[str], chunks: int) -> None:
+    """Print ``rag probe`` end to end in its own process, then served by the warm process."""
+    probe_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="false")
+    print(f"probe end to end    {chunks:>6} chunks: {ms(probe_times)}   ({len(probe_times)} runs, sync included, own process)")
+    server = start_warm(paths)
+    try:
+        warm_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="true")
+    finally:
+        from paqad.hosts import warm
+
+        warm.stop(paths)
+        server.wait(timeout=30)
+    print(f"  same, warm process running:        {ms(warm_times)}   ({len(warm_times)} runs)")
+
+
+def time_refresh(project: Path, paths, settings, embedder, refresh_files: int, copies: int) -> None:
+    """Grow the project to ``refresh_files`` files, then print ``refresh-context`` timings."""
+    while counts(paths)[0] < refresh_files:
+        copies += 1
+        add_copy(project, copies)
+        sync_index(paths, settings, embedder)
+    files, chunks = counts(paths)
+    record_prompt(paths, "where are redirects handled and auth headers stripped?")
+    target = project / "src" / "requests" / "help.py"
+    for label, change in (("nothing changed", False), ("one file changed", True)):
+        child, inproc = [], []
+        for i in range(5):
+            if change:
+                target.write_text(target.read_text() + f"\n# edit {label} {i}\n")
+            t0 = time.perf_counter()
+            out = cli("rag", "refresh-context", "--project-root", str(project))
+            child.append(time.perf_counter() - t0)
+            assert out.returncode == 0, out.stderr
+            if change:
+                target.write_text(target.read_text() + f"\n# in-process edit {i}\n")
+            t0 = time.perf_counter()
+            refresh_context(paths, settings)
+            inproc.append(time.perf_counter() - t0)
+        print(f"refresh-context {label:<17} {files} files / {chunks} chunks: child {ms(child)}; in process {ms(inproc)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,50000", help="chunk counts to time search at")
     parser.add_argument("--refresh-files", type=int, default=5000, help="files in the project for the refresh timing")
     parser.add_argument("--probe-runs", type=int, default=10)
+    parser.add_argument("--configs", default="", help="also time search() in process under these ranking "
+                        "configurations (bench/ranking/run.py --list), interleaved query by query in the same run")
     args = parser.parse_args()
+    from paqad.search import ablations
+
+    configs = {name: ablations()[name] for name in args.configs.split(",") if name}
     sizes = [int(s) for s in args.sizes.split(",")]
     qs = queries()
     with tempfile.TemporaryDirectory(prefix="paqad-qspeed-") as tmp:
@@ -130,53 +210,9 @@ def main() -> None:
                     break
                 copies += 1
                 add_copy(project, copies)
-            search(paths, settings, qs[0], embedder=embedder)  # derived matrix + page cache warm
-            held = open_store(paths, readonly=True)  # as the MCP server keeps it
-            times, opening = [], []
-            for q in qs:
-                t0 = time.perf_counter()
-                search(paths, settings, q, embedder=embedder, store=held)
-                times.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                search(paths, settings, q, embedder=embedder)
-                opening.append(time.perf_counter() - t0)
-            held.close()
-            print(f"search in process   {chunks:>6} chunks: {ms(times)}   ({len(qs)} queries, index open, query embedding included)")
-            print(f"  same, opening the index per call:  {ms(opening)}")
-            probe_qs = qs[: args.probe_runs]
-            probe_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="false")
-            print(f"probe end to end    {chunks:>6} chunks: {ms(probe_times)}   ({len(probe_times)} runs, sync included, own process)")
-            server = start_warm(paths)
-            try:
-                warm_times = time_probes(project, probe_qs, PAQAD_RAG_WARM_PROCESS="true")
-            finally:
-                from paqad.hosts import warm
-
-                warm.stop(paths)
-                server.wait(timeout=30)
-            print(f"  same, warm process running:        {ms(warm_times)}   ({len(warm_times)} runs)")
-        while counts(paths)[0] < args.refresh_files:
-            copies += 1
-            add_copy(project, copies)
-            sync_index(paths, settings, embedder)
-        files, chunks = counts(paths)
-        record_prompt(paths, "where are redirects handled and auth headers stripped?")
-        target = project / "src" / "requests" / "help.py"
-        for label, change in (("nothing changed", False), ("one file changed", True)):
-            child, inproc = [], []
-            for i in range(5):
-                if change:
-                    target.write_text(target.read_text() + f"\n# edit {label} {i}\n")
-                t0 = time.perf_counter()
-                out = cli("rag", "refresh-context", "--project-root", str(project))
-                child.append(time.perf_counter() - t0)
-                assert out.returncode == 0, out.stderr
-                if change:
-                    target.write_text(target.read_text() + f"\n# in-process edit {i}\n")
-                t0 = time.perf_counter()
-                refresh_context(paths, settings)
-                inproc.append(time.perf_counter() - t0)
-            print(f"refresh-context {label:<17} {files} files / {chunks} chunks: child {ms(child)}; in process {ms(inproc)}")
+            time_search(paths, settings, embedder, qs, configs, chunks)
+            time_probe_modes(project, paths, qs[: args.probe_runs], chunks)
+        time_refresh(project, paths, settings, embedder, args.refresh_files, copies)
 
 
 if __name__ == "__main__":

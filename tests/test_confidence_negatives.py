@@ -115,3 +115,11 @@ def test_a_websockets_question_in_the_requests_index_is_not_delivered_confident(
     delivery = _deliver(requests_project, "where is the websocket frame masked before it is sent?")
     assert delivery.intent.needs_retrieval
     assert delivery.outcome.form != "confident" and delivery.outcome.best_score < 0.75
+
+
+def test_the_redirect_question_delivers_resolve_redirects(requests_project):
+    # issue 19: the 4-line HTTPDigestAuth.handle_redirect was delivered alone at 89 %; passage choice
+    # (search.signals.passage_choice) gives each file its chunk of code, and sessions.py's is resolve_redirects
+    delivery = _deliver(requests_project, "where are redirects handled?")
+    assert ("src/requests/sessions.py", "SessionRedirectMixin.resolve_redirects") in {
+        (r.path, r.symbol) for r in delivery.outcome.results}

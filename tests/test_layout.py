@@ -16,7 +16,7 @@ STAGES = {
     "build": 3,
     "search": 3,
     "status": 4,
-    "jobs": 4.5,  # one call per job (issue 18): uses build, search, status; deliver and hosts may call it
+    "jobs": 4.5,  # one call per job (issue 18): uses build, search, status; deliver, hosts and cli call it
     "deliver": 5,
     "hosts": 6,
     "evaluate": 6,
@@ -72,6 +72,21 @@ def test_base_modules_import_no_stage():
     for name in BASE - {"__init__"}:
         imported = {m.split(".")[1] for m in _imports(PACKAGE / f"{name}.py") if "." in m}
         assert imported <= BASE, (name, imported)
+
+
+# What ``rag init|status|rebuild|clear|probe|refresh-context`` may import: parsing and printing
+# only (DESIGN §12), each command one job call. ``build`` for ``clear_index``, ``deliver.refresh``
+# for ``refresh_context`` (one call each), ``search.floor`` for ``percent`` (how a match prints),
+# ``hosts.warm_probe`` for ``rag probe``'s one call (the warm process's answer, else jobs/probe.py).
+RAG_COMMANDS_IMPORT = {"paqad.config", "paqad.errors", "paqad.build", "paqad.deliver.refresh", "paqad.search.floor",
+                       "paqad.hosts.warm_probe"}
+
+
+def test_the_index_commands_only_parse_call_one_job_and_print():
+    imported = _imports(PACKAGE / "cli" / "rag_commands.py")
+    workflow = {m for m in imported if m.split(".")[1] not in ("cli", "jobs") and m not in RAG_COMMANDS_IMPORT}
+    assert workflow == set()
+    assert "paqad.jobs" in imported  # build and status as ``from paqad.jobs import ...``
 
 
 def test_sql_lives_only_in_store():

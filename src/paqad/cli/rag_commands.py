@@ -6,25 +6,17 @@ import json
 import os
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from paqad.config import PROVIDERS, load_settings
 from paqad.errors import (
     ConfirmationNeededError,
-    IndexMissingError,
     UsageError,
     UserFileError,
 )
 from paqad.cli.options import project_root_option, resolve_paths
-from paqad.project import ProjectPaths
-
-if TYPE_CHECKING:
-    from paqad.status import Status
-
 
 
 class BuildProgress:
@@ -95,37 +87,8 @@ def build_progress(enabled: bool = True, *, chatty: bool = True):
     return BuildProgress(enabled=enabled)
 
 
-def _interrupted(paths: ProjectPaths) -> None:
-    """After Ctrl-C in a build: say what is usable and how embedding continues (then exit 130)."""
-    from paqad.status import index_state
-
-    state = index_state(paths, load_settings(paths))
-    if state.present and state.chunks:
-        click.echo(f"interrupted: the index is searchable by keywords; {state.embedded:,} of {state.chunks:,} chunks "
-                   f"have vectors ({int(state.coverage * 100)}%); the next `paqad-ai rag refresh-context` (each prompt "
-                   "starts one) or `paqad-ai rag init` continues embedding", err=True)
-
-
 def _note(message: str) -> None:
     click.echo(message, err=True)
-
-
-def _build(paths: ProjectPaths, settings, *, full: bool, quiet: bool = False, embedder=None):
-    from paqad.build import sync
-    from paqad.embed.factory import load_model
-    from paqad.errors import ModelMissingError
-
-    try:
-        embedder = embedder or load_model(settings, paths)
-    except ModelMissingError as exc:
-        raise ModelMissingError(f"{exc}; the index was not changed") from None
-    with build_progress(enabled=not quiet) as progress:
-        try:
-            report = sync(paths, settings, embedder, full=full, progress=progress, notify=_note)
-        except KeyboardInterrupt:
-            _interrupted(paths)
-            raise
-    return report
 
 
 def _confirm_upload(settings, chunks: int, chars: int) -> bool:
@@ -158,31 +121,20 @@ def init(provider: str | None, model: str | None, yes: bool, rebuild: bool, proj
     Example:
       paqad-ai rag init --provider local
     """
-    from paqad.build import init_project
+    from paqad.jobs import build as job
 
     paths = resolve_paths(project_root)
     load_settings(paths)  # a bad setting is reported before anything else
     click.echo(f"Project root: {paths.root}", err=True)
     interactive = sys.stdin.isatty()
     with build_progress() as progress:
-        try:
-            result = init_project(
-                paths, provider=provider, model=model, rebuild=rebuild, interactive=interactive,
-                confirm_upload=_confirm_upload if interactive and not yes else None,
-                notify=_note, progress=progress,
-            )
-        except KeyboardInterrupt:
-            _interrupted(paths)
-            raise
-    settings = result.settings
-    from paqad.index.sync import large_sources_note
-
-    note = large_sources_note(result.report.large_sources, settings.rag_max_file_size)
-    if note:
-        _warn(note)
-    if result.report.warning:
-        _warn(result.report.warning)
-    click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {result.report.summary()}")
+        done = job.init(paths, provider=provider, model=model, rebuild=rebuild, interactive=interactive,
+                        confirm_upload=_confirm_upload if interactive and not yes else None, notify=_note,
+                        progress=progress)
+    for warning in done.warnings:
+        _warn(warning)
+    settings = done.settings
+    click.echo(f"Retrieval on ({settings.rag_embedding_provider}, {settings.rag_embedding_model}): {done.summary}")
 
 
 @click.command()
@@ -197,16 +149,15 @@ def rebuild(project_root: Path | None) -> None:
     Example:
       paqad-ai rag rebuild
     """
+    from paqad.jobs import build as job
+
     paths = resolve_paths(project_root)
     settings = load_settings(paths)
-    from paqad.store import index_exists
-
-    if not settings.rag_enabled and not index_exists(paths):
-        raise IndexMissingError("retrieval is not configured here; run `paqad-ai rag init` first")
-    report = _build(paths, settings, full=True)
-    if report.warning:
-        _warn(report.warning)
-    click.echo(f"Rebuilt: {report.summary()}")
+    with build_progress() as progress:
+        done = job.rebuild(paths, settings, notify=_note, progress=progress)
+    for warning in done.warnings:
+        _warn(warning)
+    click.echo(f"Rebuilt: {done.summary}")
 
 
 @click.command()
@@ -232,14 +183,6 @@ def clear(yes: bool, project_root: Path | None) -> None:
     click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
-def _fmt_time(iso_or_epoch) -> str:
-    if not iso_or_epoch:
-        return "never"
-    if isinstance(iso_or_epoch, (int, float)):
-        return datetime.fromtimestamp(iso_or_epoch, timezone.utc).replace(microsecond=0).isoformat()
-    return str(iso_or_epoch)
-
-
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 @click.option("--explain", "explain_path", default=None, metavar="PATH", help="Say whether PATH (a file or folder) is indexed, which filter rejects it, and whether the index holds it yet.")
@@ -253,69 +196,16 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
       paqad-ai rag status --json
       paqad-ai rag status --explain src/app/secrets.py
     """
+    from paqad.cli.table import aligned
+    from paqad.jobs import status as job
+
     paths = resolve_paths(project_root)
     if explain_path:
-        from paqad.status import explain_path as explain
-
-        explanation = explain(paths, load_settings(paths), explain_path, what="--explain")
+        explanation = job.explain(paths, explain_path)
         click.echo(json.dumps(explanation.to_dict()) if as_json else explanation.describe())
         return
-    from paqad.status import status as project_status
-
-    report = project_status(paths)
-    if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
-        return
-    click.echo("\n".join(_status_lines(report)))
-
-
-def _status_lines(report: Status) -> list[str]:
-    """``rag status`` for people: the settings table, the index, the last refresh, the key, the team store."""
-    from paqad.cli.table import aligned
-
-    lines = ["Settings:"]
-    settings_rows = [[s.name, str(s.value), s.source] for s in report.settings]
-    lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
-    lines.append(report.index.headline())
-    if report.index.built_at:
-        lines += _index_lines(report)
-    last = report.last_refresh
-    if last:
-        lines.append(f"Last refresh: {_fmt_time(last.get('at'))}, {last.get('seconds')}s — {last.get('summary')}")
-    if report.api_key is not None:
-        key = report.api_key
-        lines.append(f"API key {key.variable}: " + (f"found in {key.found_in}" if key.found_in else "not found"))
-    if report.team_store is not None:
-        lines.append(report.team_store.describe())
-    return lines
-
-
-def _index_lines(report: Status) -> list[str]:
-    """The indented lines under ``Index: ...`` for an index with a completed build."""
-    from paqad.index.languages import chunking_for
-    from paqad.index.sync import large_sources_note
-
-    idx = report.index
-    coverage = round(idx.coverage, 4)  # the value `--json` shows as semantic_coverage
-    langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:8])
-    lines = [f"  a build is running (pid {idx.build_running['pid']})"] if idx.build_running else []
-    lines.append(f"  provider/model: {idx.provider} / {idx.model} ({idx.dimension}-d)")
-    lines.append(f"  confidence calibration: {report.calibration or 'none shipped (the cosine stands in)'}")
-    lines.append(f"  files: {idx.files}   chunks: {idx.chunks}   size: {idx.size_bytes / 1e6:.1f} MB")
-    if coverage < 1:
-        lines.append(f"  semantic coverage: {int(coverage * 100)}% ({idx.embedded:,} of "
-                     f"{idx.chunks:,} chunks have vectors; the rest match by keywords only until embedding "
-                     "finishes: `paqad-ai rag refresh-context` continues it)")
-    lines.append(f"  languages: {langs}")
-    if idx.rejected:
-        skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
-        lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped})")
-    max_size = next(s.value for s in report.settings if s.name == "rag_max_file_size")
-    note = large_sources_note(list(idx.large_sources), max_size)
-    if note:
-        lines.append(f"  {note}")
-    lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
-    return lines
+    report = job.project_status(paths)
+    click.echo(json.dumps(report.to_dict(), indent=2, default=str) if as_json else "\n".join(report.lines(aligned)))
 
 
 def _decode_stdin(stream) -> str:

@@ -21,7 +21,7 @@ from paqad.errors import PaqadError
 from paqad.project import ProjectPaths
 from paqad.search import search
 from paqad.search.degraded import Degraded
-from paqad.search.floor import NOTHING, FloorOutcome, apply_floor
+from paqad.search.floor import NOTHING, FloorOutcome, apply_floor, is_timing_miss, unrated_keyword_floor
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,10 @@ def deliver(
         outcome = FloorOutcome(NOTHING, (), None, threshold, relief)
         return Delivery(outcome, render_section(outcome, label, skipped=intent.reason), intent)
     response = search(paths, settings, text, embedder=embedder, degraded=degraded, store=store, deadline=deadline)
-    outcome = apply_floor(response.results, threshold, relief)
+    # Out of time for the dense side: keyword matches without the keyword-only fit's rating,
+    # which the full search (probe, the warm process) would contradict (issue 19).
+    floor = unrated_keyword_floor if is_timing_miss(response.degraded) else apply_floor
+    outcome = floor(response.results, threshold, relief)
     words = response.degraded.words if response.degraded is not None else None
     return Delivery(outcome, render_section(outcome, label, words, coverage=response.coverage), intent,
                     response.degraded)
@@ -76,3 +79,6 @@ def _index_terms(paths: ProjectPaths, store: store_mod.IndexStore | None):
         except PaqadError:
             return set(words)  # no index to ask: do not skip on its behalf
     return known
+
+
+index_terms = _index_terms  # the refresh's intent check asks the index the same way (deliver/refresh.py)

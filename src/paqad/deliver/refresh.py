@@ -1,7 +1,8 @@
 """The background refresh behind every prompt (DESIGN §10) and the hook's in-budget answer.
 
-``refresh_context``: sync changed files, choose the query, search, apply the floor, write the
-``## Retrieved context`` section, check base drift, then continue an unfinished embedding (an
+``refresh_context``: sync changed files, choose the query, search, apply the floor (one call:
+:func:`paqad.jobs.sync_search.search_within_budget` with the
+:data:`~paqad.jobs.sync_policy.REFRESH` policy), write the ``## Retrieved context`` section, check base drift, then continue an unfinished embedding (an
 interrupted ``init``) in the background. It never raises for an expected problem: it returns a
 one-line reason instead, and logs failures under ``.paqad/logs/``; the previous section is left
 as it was when anything fails. It never rebuilds a whole index: a stale one (settings changed)
@@ -27,11 +28,16 @@ from paqad.config import Settings, load_settings
 from paqad.errors import NO_INDEX_MESSAGE, PaqadError, RefreshWarning
 from paqad.project import ProjectPaths, index_exists
 from paqad.build import embed_backlog
-from paqad.deliver.delivery import deliver
-from paqad.deliver.query import choose_query, read_last_prompt
+from paqad.deliver.delivery import index_terms
+from paqad.deliver.intent import Intent, classify
+from paqad.deliver.query import Query, choose_query, read_last_prompt
+from paqad.deliver.render import render_section
 from paqad.deliver.session_file import write_section
+from paqad.jobs.sync_policy import REFRESH, SyncOutcome, SyncState
+from paqad.jobs.sync_search import BudgetedSearch, SearchAsk, search_within_budget
 from paqad.search import load_embedder
-from paqad.jobs.sync_search import sync_edited
+from paqad.search.degraded import Degraded
+from paqad.search.floor import NOTHING, FloorOutcome
 from paqad.status import record_last_refresh
 
 MAX_CATCH_UP_ROUNDS = 3  # prompts recorded while a refresh runs are answered by at most 3 more rounds
@@ -178,44 +184,88 @@ def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> Re
     embedder, degraded = load_embedder(paths, settings)
     if embedder is None:
         _log_refresh_warning(paths, degraded.words if degraded else "embedding model unavailable")
+    round_ = _Round(paths, settings, degraded)
     try:
-        synced = sync_edited(paths, settings, embedder, degraded, NOT_SYNCED)
-    except Exception as exc:  # noqa: BLE001 - keep the previous index and section
+        done = search_within_budget(paths, settings, round_.ask, policy=REFRESH, embedder=embedder, degraded=degraded)
+        if done.sync.error is not None:  # logged; a stale index was searched by keywords, any other failure stops
+            log_failure(paths, "refresh", done.sync.error)
+        if done.sync.state is SyncState.FAILED:  # keep the previous index and section
+            return RefreshOutcome(sync_failed_summary(paths, done.sync.error), seconds=time.perf_counter() - started)
+        return round_.write(done, started)
+    except Exception as exc:  # noqa: BLE001 - keep the previous section
         log_failure(paths, "refresh", exc)
-        return RefreshOutcome(sync_failed_summary(paths, exc), seconds=time.perf_counter() - started)
-    if synced.stale is not None:
-        log_failure(paths, "refresh", synced.stale)
-    report, sync_note, search_with, degraded = synced.report, synced.note, synced.embedder, synced.degraded
-    try:
-        if (report.chunks_total if report is not None else _chunks_in_index(paths)) == 0:
-            write_section(paths.session_context, None)  # nothing to find: no section rather than noise
-            _check_drift(paths, settings)
-            return RefreshOutcome(f"{sync_note}; the index holds no chunks (nothing indexable): section left out",
-                                  wrote=True, seconds=time.perf_counter() - started)
-        query = choose_query(paths, settings)
+        if round_.synced is None:
+            return RefreshOutcome(sync_failed_summary(paths, exc), seconds=time.perf_counter() - started)
+        return RefreshOutcome(f"{round_.note}; search failed, previous section kept: {exc}",
+                              seconds=time.perf_counter() - started)
+
+
+class _Round:
+    """One refresh round: the query, decided after the sync (:meth:`ask`), and the section it writes
+    (:meth:`write`). ``degraded``: why the model is not there (the note of a round without a sync)."""
+
+    def __init__(self, paths: ProjectPaths, settings: Settings, degraded: Degraded | None) -> None:
+        self.paths, self.settings, self.degraded = paths, settings, degraded
+        self.synced: SyncOutcome | None = None
+        self.note = ""  # what the index reflects after the sync, then what went keyword-only
+        self.empty = False  # the index holds no chunks (nothing indexable)
+        self.query: Query | None = None
+        self.intent = Intent(True)
+
+    def ask(self, synced: SyncOutcome) -> SearchAsk | None:
+        """After the sync: None (no search) for an index without chunks, no query, or a prompt
+        that needs no retrieval (:mod:`paqad.deliver.intent`); else the query."""
+        self.synced, self.note = synced, _sync_note(synced, self.degraded)
+        self.empty = (synced.report.chunks_total if synced.report is not None else _chunks_in_index(self.paths)) == 0
+        if self.empty:
+            return None
+        self.query = choose_query(self.paths, self.settings)
+        if self.query is None:
+            return None
+        if self.query.source == "prompt":
+            self.intent = classify(self.query.text, known_terms=index_terms(self.paths, None))
+        return SearchAsk(self.query.text) if self.intent.needs_retrieval else None
+
+    def write(self, done: BudgetedSearch, started: float) -> RefreshOutcome:
+        """Write the section (or leave it out), check drift, and say what was done."""
+        report, query = done.sync.report, self.query
+        backlog = bool(report and report.pending)
         if query is None:
-            write_section(paths.session_context, None)
-            _check_drift(paths, settings)
-            return RefreshOutcome(f"{sync_note}; nothing to search for (no prompt recorded, no uncommitted or branch "
+            write_section(self.paths.session_context, None)  # nothing to find: no section rather than noise
+            _check_drift(self.paths, self.settings)
+            if self.empty:
+                return RefreshOutcome(f"{self.note}; the index holds no chunks (nothing indexable): section left out",
+                                      wrote=True, seconds=time.perf_counter() - started)
+            return RefreshOutcome(f"{self.note}; nothing to search for (no prompt recorded, no uncommitted or branch "
                                   "changes in git): section left out", wrote=True,
-                                  seconds=time.perf_counter() - started, backlog=bool(report and report.pending))
-        delivery = deliver(paths, settings, query.text, query.label, embedder=search_with, degraded=degraded,
-                           is_prompt=query.source == "prompt")
-        if delivery.degraded and search_with is not None:  # the model failed while embedding the query
-            _log_refresh_warning(paths, delivery.degraded.words)
-            sync_note = f"{sync_note}; {delivery.degraded.words}"
-        outcome = delivery.outcome
-        write_section(paths.session_context, delivery.section)
-        _check_drift(paths, settings)
-    except Exception as exc:  # noqa: BLE001
-        log_failure(paths, "refresh", exc)
-        return RefreshOutcome(f"{sync_note}; search failed, previous section kept: {exc}", seconds=time.perf_counter() - started)
-    seconds = time.perf_counter() - started
-    return RefreshOutcome(
-        f"{sync_note}; query from {query.source}; {outcome.form}: {len(outcome.results)} result(s) in {seconds:.2f}s",
-        wrote=True, form=outcome.form, passages=len(outcome.results), seconds=seconds,
-        backlog=bool(report and report.pending),
-    )
+                                  seconds=time.perf_counter() - started, backlog=backlog)
+        threshold, relief = self.settings.rag_similarity_threshold, self.settings.rag_relief_floor
+        if done.response is None:  # the prompt needs no retrieval
+            outcome = FloorOutcome(NOTHING, (), None, threshold, relief)
+            section = render_section(outcome, query.label, skipped=self.intent.reason)
+        else:
+            outcome, words = done.floor, done.response.degraded.words if done.response.degraded else None
+            section = render_section(outcome, query.label, words, coverage=done.response.coverage)
+        if done.model_failed:  # the model failed while embedding the query
+            _log_refresh_warning(self.paths, done.response.degraded.words)
+            self.note = f"{self.note}; {done.response.degraded.words}"
+        write_section(self.paths.session_context, section)
+        _check_drift(self.paths, self.settings)
+        seconds = time.perf_counter() - started
+        return RefreshOutcome(
+            f"{self.note}; query from {query.source}; {outcome.form}: {len(outcome.results)} result(s) in {seconds:.2f}s",
+            wrote=True, form=outcome.form, passages=len(outcome.results), seconds=seconds, backlog=backlog)
+
+
+def _sync_note(synced: SyncOutcome, degraded: Degraded | None) -> str:
+    """The refresh's words for its sync (the summary's first part)."""
+    if synced.state is SyncState.NO_MODEL:  # keyword search on the last committed index
+        return f"{degraded.words if degraded else None}; {NOT_SYNCED}"
+    if synced.state is SyncState.STALE:  # never a whole rebuild on the side: keyword search, say what to run
+        return f"{synced.error}; not synced"
+    if synced.state is SyncState.BUSY:
+        return "index busy (another writer), searched the last committed index"
+    return synced.report.summary()
 
 
 def _chunks_in_index(paths: ProjectPaths) -> int:

@@ -1,7 +1,8 @@
 """Render the ``## Retrieved context`` section (DESIGN §9).
 
 :func:`render_section` turns a :class:`~paqad.search.floor.FloorOutcome` into Markdown in one of
-four forms (passages, pointers, low-confidence, nothing); :mod:`paqad.deliver.session_file`
+four forms (passages, pointers, low-confidence, nothing; the last two also unrated, for a timing
+miss's keyword matches); :mod:`paqad.deliver.session_file`
 puts it into ``.paqad/context/session-context.md``.
 """
 
@@ -20,6 +21,8 @@ NOTE = "Hints from a search index, possibly stale: the live files are the truth;
 NOTE_NOTHING = "No hints this time; the index may be stale and the live files are the truth: search and read them directly."
 
 MAX_HINT_CHARS = 100  # one-line hint of a pointer
+# Why a timing miss's keyword matches carry no match % (FloorOutcome.rated False).
+UNRATED_WHY = "the semantic side that rates passages was not ready in time"
 
 _BACKTICK_RUN = re.compile(r"`+")
 
@@ -65,6 +68,8 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
         lines.append(NOTE)
         for r in results:
             lines += ["", *_passage(r, low_confidence=percent(confidence_of(r)) < percent(outcome.threshold))]
+    elif not outcome.rated:
+        lines += _unrated(outcome)
     elif outcome.form == LOW_CONFIDENCE:
         relief = _percent(outcome.relief_floor)
         best = "the best match follows" if len(results) == 1 else f"the best {len(results)} follow"
@@ -84,6 +89,19 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
             lines.append(f"Nothing above the confidence floor (best match {_match(outcome.best_score)}).")
         lines.append(NOTE_NOTHING)
     return "\n".join(lines) + "\n"
+
+
+def _unrated(outcome: FloorOutcome) -> list[str]:
+    """The lines of a timing miss's keyword answer (``outcome.rated`` False): its passages, or
+    that none was close, with no match % (the full search would rate them otherwise)."""
+    if not outcome.results:
+        return [f"Nothing retrieved: no keyword match was close enough (not rated: {UNRATED_WHY}).", NOTE_NOTHING]
+    one = len(outcome.results) == 1
+    best = "the best keyword match follows" if one else f"the best {len(outcome.results)} keyword matches follow"
+    lines = [f"Not rated: {best}, without a match % ({UNRATED_WHY}); {'it' if one else 'they'} may be unrelated.", NOTE]
+    for r in outcome.results:
+        lines += ["", *_passage(r, low_confidence=True, rated=False)]
+    return lines
 
 
 def _match(value: float) -> str:
@@ -140,13 +158,13 @@ def _passage_body(lines: list[str], start: int, end: int, limit: int = MAX_PASSA
     return "\n".join(lines[:kept]) + "\n" + _truncation_marker(start + kept, end)
 
 
-def _passage(result: SearchResult, low_confidence: bool) -> list[str]:
+def _passage(result: SearchResult, low_confidence: bool, rated: bool = True) -> list[str]:
     lines, start, end = _trimmed_lines(result)
     heading = f"### {result.path}:L{start}-{end}"
     if result.symbol:
         heading += f" · {result.symbol}"
-    heading += f" · match {_match(confidence_of(result))}"
-    if low_confidence:
+    heading += f" · match {_match(confidence_of(result))}" if rated else " · keyword match, not rated"
+    if low_confidence and rated:
         heading += " · low confidence"
     body = _passage_body(lines, start, end)
     # A fence longer than any backtick run inside keeps Markdown chunks (with their own fences) intact.

@@ -26,6 +26,7 @@ a one-line message, never an empty result. Nothing but MCP messages goes to stdo
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 from typing import Annotated, Any, Callable
@@ -41,13 +42,14 @@ from paqad.errors import IndexMissingError, PaqadError
 from paqad.hosts import mcp_tools as fmt
 from paqad.hosts.mcp_tools import GrepOutput, Hit, SearchOutput, SymbolOutput, confine_path_prefix  # noqa: F401 (re-export)
 from paqad.project import ProjectPaths, index_exists
+from paqad.jobs.sync_policy import MCP, MCP_BUDGET_S, BackgroundSync, SyncOutcome, SyncPolicy, SyncState
 from paqad.search.degraded import Degraded
 from paqad.search.symbols import definition_pattern, defines_in_text
 
 SERVER_NAME = "paqad-ai"
 MAX_TOP_K = 50
 MAX_GREP_RESULTS = 500
-SYNC_BUDGET_S = 2.0
+SYNC_BUDGET_S = MCP_BUDGET_S  # seconds a search waits for the sync of changed files
 WIDE_TOP_N = 200  # fused results fetched when globs filter them afterwards
 SERVER_INSTRUCTIONS = (
     "This project's search index. search_code finds code and docs by meaning and keywords; find_symbol finds where an "
@@ -73,8 +75,7 @@ class CodeSearch:
         self._degraded: Degraded | None = None
         self._store: Any = None
         self._store_inode: int | None = None
-        self._sync_thread: threading.Thread | None = None
-        self._sync_result: dict[str, Any] = {}
+        self._sync = BackgroundSync()  # one sync thread across calls (a slow one is joined again, not restarted)
 
     # --- resources ------------------------------------------------------------------------------
     def _get_store(self) -> Any:
@@ -109,40 +110,35 @@ class CodeSearch:
         return self._embedder
 
     # --- freshness ------------------------------------------------------------------------------
+    @property
+    def policy(self) -> SyncPolicy:
+        """The MCP server's sync: the project (edited files, then unfinished embedding) within ``sync_budget_s``."""
+        return dataclasses.replace(MCP, budget_s=self.sync_budget_s)
+
     def refresh(self) -> str:
         """Sync changed files within the budget; returns one line on what the index now reflects."""
-        from paqad.store.state import stale_reasons
+        from paqad.jobs.sync_policy import sync_within
 
         if not index_exists(self.paths):
             raise IndexMissingError()
-        embedder = self._get_embedder()
-        if embedder is None:
+        return self._index_note(sync_within(self.paths, self.settings, self._get_embedder(), self.policy,
+                                            background=self._sync))
+
+    def _index_note(self, synced: SyncOutcome) -> str:
+        """The answer's ``index`` line for the sync before it."""
+        state, error = synced.state, synced.error
+        if state is SyncState.NO_MODEL:
             return "not synced (no embedding model to embed changed files); searched the index as last built"
-        reasons = stale_reasons(self._get_store().meta(), self.settings, embedder.fingerprint)
-        if reasons:
-            return f"not synced: the index is stale ({'; '.join(reasons)}); run `paqad-ai rag rebuild`"
-        if self._sync_thread is None or not self._sync_thread.is_alive():
-            self._sync_result = {}
-            self._sync_thread = threading.Thread(target=self._sync, args=(embedder,), name="paqad-mcp-sync", daemon=True)
-            self._sync_thread.start()
-        self._sync_thread.join(self.sync_budget_s)
-        if self._sync_thread.is_alive():
+        if state is SyncState.STALE:
+            return f"not synced: the index is stale ({'; '.join(error.reasons)}); run `paqad-ai rag rebuild`"
+        if state is SyncState.RUNNING:
             return (f"sync of changed files still running after {self.sync_budget_s:g}s (it goes on in the background); "
                     "searched the index as last committed")
-        if "error" in self._sync_result:
-            return f"sync failed ({self._sync_result['error']}); searched the index as last committed"
-        report = self._sync_result.get("report")
-        if report is None:
+        if state is SyncState.FAILED:
+            return f"sync failed ({type(error).__name__}: {error}); searched the index as last committed"
+        if state is SyncState.BUSY:
             return "another process is updating the index; searched the index as last committed"
-        return report.summary()
-
-    def _sync(self, embedder: Any) -> None:
-        from paqad.build import sync
-
-        try:
-            self._sync_result["report"] = sync(self.paths, self.settings, embedder, blocking=False)
-        except Exception as exc:  # noqa: BLE001 - reported in the answer, never raised into the server
-            self._sync_result["error"] = f"{type(exc).__name__}: {exc}"
+        return synced.report.summary()
 
     def _scope(self, path_prefix: str | None, include: list[str] | None, exclude: list[str] | None) -> tuple[str | None, fmt.Globs, list[str]]:
         prefix = confine_path_prefix(self.paths.root, path_prefix)
@@ -157,22 +153,25 @@ class CodeSearch:
                include: list[str] | None = None, exclude: list[str] | None = None) -> SearchOutput:
         """Top ``top_k`` (1..50) fused results for ``query``. Raises ``PaqadError`` (no index,
         index of another model) and ``ValueError`` (bad arguments)."""
-        from paqad.jobs.sync_search import sync_then_search
+        from paqad.jobs.sync_search import SearchAsk, search_within_budget
 
         if not query or not query.strip():
             raise ValueError("query is empty")
         _check_range("top_k", top_k, MAX_TOP_K)
         scoped: list[fmt.Globs] = []
 
-        def scope() -> tuple[str | None, int]:
+        def ask(synced: SyncOutcome) -> SearchAsk:  # the scope is checked against the index as synced
             prefix, globs, _ = self._scope(path_prefix, include, exclude)
             scoped.append(globs)
-            return prefix, WIDE_TOP_N if globs.active else max(top_k, self.settings.rag_top_n)
+            top_n = WIDE_TOP_N if globs.active else max(top_k, self.settings.rag_top_n)
+            return SearchAsk(query, top_n, prefix, store=self._get_store())
 
         with self._lock:
-            done = sync_then_search(self.paths, self.settings, query, sync=self.refresh, scope=scope,
-                                    embedder=lambda: (self._get_embedder(), self._degraded), store=self._get_store)
-            note, response, globs = done.note, done.response, scoped[0]
+            if not index_exists(self.paths):
+                raise IndexMissingError()
+            done = search_within_budget(self.paths, self.settings, ask, policy=self.policy,
+                                        embedder=self._get_embedder(), degraded=self._degraded, background=self._sync)
+            note, response, globs = self._index_note(done.sync), done.response, scoped[0]
             if done.model_failed:  # the model failed mid-search: stop trying it
                 self._embedder, self._degraded = None, response.degraded
                 print(f"paqad-ai mcp: {response.degraded.words}", file=sys.stderr)
@@ -262,9 +261,9 @@ class CodeSearch:
     def status(self) -> dict[str, Any]:
         """The index state as JSON-able values (the ``rag status --json`` object) plus
         ``semantic_search``: ``"available"`` or why not (keyword search only)."""
-        from paqad.status import status
+        from paqad.jobs.status import project_status
 
-        data = status(self.paths, self.settings).to_dict()
+        data = project_status(self.paths, self.settings).to_dict()
         with self._lock:
             self._get_embedder()
         data["semantic_search"] = "available" if self._degraded is None else f"unavailable: {self._degraded.words}"

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from paqad.hosts import Host
+from paqad.hosts.module_command import python_module_command
 from paqad.project import ProjectPaths, find_project_root, index_exists
 
 OUTPUT_MARGIN_SECONDS = 0.05  # kept free at the end of the budget to print and exit
@@ -216,10 +217,11 @@ def spawn_refresh(root: Path) -> subprocess.Popen[bytes]:
     """Start ``paqad-ai rag refresh-context --quiet`` detached from the host.
 
     Own session (no signals from the host's terminal), no inherited stdio or descriptors, so
-    the host never waits for it. Uses the running interpreter: the same installation.
+    the host never waits for it. Uses the running interpreter: the same installation; the project
+    folder is not on its import path (:mod:`paqad.hosts.module_command`).
     """
     return subprocess.Popen(
-        [sys.executable, "-m", "paqad.cli.main", "rag", "refresh-context", "--quiet", "--project-root", str(root)],
+        python_module_command("paqad.cli.main", "rag", "refresh-context", "--quiet", "--project-root", str(root)),
         cwd=root,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

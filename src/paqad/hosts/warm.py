@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from paqad import __version__
+from paqad.hosts.module_command import python_module_command
 from paqad.project import ProjectPaths
 
 SOCKET_NAME = "warm.sock"
@@ -152,10 +153,12 @@ def _read_line(conn: socket.socket, deadline: float) -> object:
 
 
 def start(paths: ProjectPaths) -> None:
-    """Start the warm process detached (own session, no inherited stdio), like the refresh."""
+    """Start the warm process detached (own session, no inherited stdio), like the refresh; the
+    project folder is its working folder but never on its import path (a project's ``typing.py``
+    must not replace the standard library's)."""
     try:
         subprocess.Popen(
-            [sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(paths.root)],
+            python_module_command("paqad.hosts.warm", "--project-root", str(paths.root)),
             cwd=paths.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             close_fds=True, start_new_session=True,
         )

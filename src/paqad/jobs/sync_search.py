@@ -1,10 +1,11 @@
-"""Sync, then search, as job calls (issue 18).
+"""Sync within a budget, then search, then band the results: written once (issue 18).
 
-:func:`sync_then_search` is the MCP server's ``search_code`` sequence in its one order (sync
-within the caller's budget, the scope checks against the index as synced, the search) and
-returns a frozen :class:`SyncedSearch`. :func:`sync_edited` is the background refresh's sync
-step (edited files, or keyword-only on a stale index / without the model); the refresh then
-searches through ``deliver`` (stage 5, which jobs must not import), so that half stays there.
+:func:`search_within_budget` is the one path ``rag probe`` (:mod:`paqad.jobs.probe`), the
+background refresh (:mod:`paqad.deliver.refresh`) and the MCP server's ``search_code`` take. Each
+passes its :class:`~paqad.jobs.sync_policy.SyncPolicy` and what to search, decided after the sync
+(a :class:`SearchAsk`, or a function of the :class:`~paqad.jobs.sync_policy.SyncOutcome` that
+checks the index as synced); the frozen :class:`BudgetedSearch` holds the sync's outcome, the
+search, the floor's decision and every result banded. The callers only word and print it.
 """
 
 from __future__ import annotations
@@ -13,77 +14,74 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from paqad.config import Settings
+from paqad.jobs.sync_policy import BackgroundSync, OnFailure, SyncOutcome, SyncPolicy, SyncState, sync_within
 from paqad.project import ProjectPaths
+from paqad.search.bands import BandedRow, band_row
+from paqad.search.degraded import Degraded, DegradedReason
 
 if TYPE_CHECKING:
-    from paqad.search.degraded import Degraded
+    from paqad.search.floor import FloorOutcome
     from paqad.search.results import SearchResponse
 
 
 @dataclass(frozen=True)
-class SyncedSearch:
-    """``note``: one line on what the index reflects after the sync; ``prefix``: the checked
-    project-relative folder searched under (None: the whole project); ``response``: the search;
-    ``model_failed``: an embedder was given and the search still went keyword-only (the model
-    failed while embedding the query)."""
+class SearchAsk:
+    """What to search: ``text``; ``top_n`` results to rank (None: ``rag_top_n``); under the
+    project-relative ``path_prefix`` (None: everywhere); on the open index ``store`` (None: open one)."""
 
-    note: str
-    prefix: str | None
-    response: SearchResponse
-    model_failed: bool
-
-
-def sync_then_search(paths: ProjectPaths, settings: Settings, text: str, *, sync: Callable[[], str],
-                     scope: Callable[[], tuple[str | None, int]],
-                     embedder: Callable[[], tuple[Any, Degraded | None]], store: Callable[[], Any]) -> SyncedSearch:
-    """``sync()`` (returns the note line), then ``scope()`` (the path prefix, checked against the
-    index as synced, and ``top_n``: how many results to rank), then search ``text`` with
-    ``embedder()``'s ``(embedder or None, why keyword-only or None)`` on ``store()``'s open index.
-
-    Raises what ``sync``, ``scope`` and :func:`paqad.search.search` raise (IndexMissingError,
-    ValueError for bad arguments, the index-of-another-model error).
-    """
-    from paqad.search import search
-
-    note = sync()
-    prefix, top_n = scope()
-    model, degraded = embedder()
-    response = search(paths, settings, text, top_n=top_n, path_prefix=prefix, embedder=model,
-                      degraded=degraded, store=store())
-    return SyncedSearch(note, prefix, response, model is not None and response.degraded is not None)
+    text: str
+    top_n: int | None = None
+    path_prefix: str | None = None
+    store: Any = None
 
 
 @dataclass(frozen=True)
-class EditedSync:
-    """What a sync of the edited files left to search with: ``embedder`` (None: keyword-only,
-    ``degraded`` says why), the sync's ``report`` (None: not synced, or another writer held the
-    lock), the ``note`` line on what the index reflects, and ``stale``: the refusal when the index
-    needs a whole rebuild (searched by keywords only; the caller logs it)."""
+class BudgetedSearch:
+    """``sync``: how the sync ended; ``ask``: what was searched (None: nothing, the caller said so
+    after the sync, or the sync failed under ``OnFailure.STOP``); ``embedder`` / ``degraded``: what
+    the search ran with (None / why keyword-only); ``response``, ``floor`` (the floor's decision at
+    the settings' floors) and ``rows`` (every result banded) are None / () without a search."""
 
+    sync: SyncOutcome
+    ask: SearchAsk | None
     embedder: Any
     degraded: Degraded | None
-    report: Any
-    note: str
-    stale: Exception | None = None
+    response: SearchResponse | None = None
+    floor: FloorOutcome | None = None
+    rows: tuple[BandedRow, ...] = ()
+
+    @property
+    def model_failed(self) -> bool:
+        """An embedder was used and the search still went keyword-only: the model failed on the query."""
+        return self.embedder is not None and self.response is not None and self.response.degraded is not None
 
 
-def sync_edited(paths: ProjectPaths, settings: Settings, embedder: Any, degraded: Degraded | None,
-                not_synced: str) -> EditedSync:
-    """Sync the edited files with ``embedder`` (non-blocking writer lock, never a whole rebuild,
-    no backlog embedding); without a model, nothing is synced and ``note`` ends in ``not_synced``.
-    A stale index (IndexStaleError) turns the search keyword-only instead of rebuilding.
+def search_within_budget(paths: ProjectPaths, settings: Settings,
+                         ask: SearchAsk | Callable[[SyncOutcome], SearchAsk | None], *, policy: SyncPolicy,
+                         embedder: Any, degraded: Degraded | None = None, background: BackgroundSync | None = None,
+                         progress=None) -> BudgetedSearch:
+    """Sync as ``policy`` says (:func:`~paqad.jobs.sync_policy.sync_within`; ``background`` and
+    ``progress`` go to it), then search ``ask`` (or what ``ask(outcome)`` returns; None: no search)
+    with ``embedder`` (None: keyword-only, ``degraded`` says why), then band each result.
 
-    Raises what :func:`paqad.build.sync` raises other than IndexStaleError (OSError, a full disk).
+    Raises the sync's error under ``OnFailure.RAISE`` (not an OSError), what ``ask`` raises, and
+    what :func:`paqad.search.search` raises.
     """
-    from paqad.build import sync
-    from paqad.errors import IndexStaleError
-    from paqad.search.degraded import Degraded as Why, DegradedReason
+    from paqad.search import search
+    from paqad.search.floor import apply_floor
 
-    if embedder is None:  # keyword search on the last committed index; syncing needs the model for new chunks
-        return EditedSync(None, degraded, None, f"{degraded.words if degraded else None}; {not_synced}")
-    try:
-        report = sync(paths, settings, embedder, blocking=False, allow_rebuild=False, backlog=False)
-    except IndexStaleError as exc:  # never a whole rebuild on the side: keyword search, say what to run
-        return EditedSync(None, Why(DegradedReason.STALE_INDEX, str(exc)), None, f"{exc}; not synced", stale=exc)
-    note = "index busy (another writer), searched the last committed index" if report is None else report.summary()
-    return EditedSync(embedder, degraded, report, note)
+    synced = sync_within(paths, settings, embedder, policy, background=background, progress=progress)
+    if synced.state is SyncState.STALE and policy.stale_keyword_only:  # never a whole rebuild on the side
+        embedder, degraded = None, Degraded(DegradedReason.STALE_INDEX, str(synced.error))
+    elif synced.error is not None and policy.on_failure is OnFailure.RAISE and not isinstance(synced.error, OSError):
+        raise synced.error
+    elif synced.error is not None and policy.on_failure is OnFailure.STOP:
+        return BudgetedSearch(synced, None, embedder, degraded)
+    asked = ask(synced) if callable(ask) else ask
+    if asked is None:
+        return BudgetedSearch(synced, None, embedder, degraded)
+    response = search(paths, settings, asked.text, top_n=asked.top_n, path_prefix=asked.path_prefix,
+                      embedder=embedder, degraded=degraded, store=asked.store)
+    floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
+    return BudgetedSearch(synced, asked, embedder, degraded, response, apply_floor(response.results, floor, relief),
+                          tuple(band_row(r, floor, relief) for r in response.results))

@@ -14,6 +14,10 @@ from paqad.config import RRF_K
 from paqad.search.priors import PRIOR_KINDS
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_DECAY
 
+# issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
+ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
+                   "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs", "error_literals")
+
 
 @dataclass(frozen=True)
 class RankingOptions:
@@ -75,7 +79,21 @@ class RankingOptions:
     signals: frozenset[str] = DEFAULT_SIGNALS
     # long prompts: BM25 over identifiers, paths and prose without frames; embedding of the head
     long_prompts: bool = True
+    # a file's thin best chunk (doc comment, imports, tail) trades places with its best code chunk
+    passage_choice: bool = True
+    # chunks of source code that are only literal records (generated tables) x data_prior
+    record_data: bool = True
     off: frozenset[str] = frozenset()
+    # issue 24, round 4 (signals at the end of PIPELINE; bench/README.md "Ranking, round 4")
+    reexport_share: float = 0.8  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
+    header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
+    macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
+    root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
+    platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
+    version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
+    issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
+    error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
+    header_pair_prior: float = 1.0  # questions: a C/C++ header beside its candidate implementation; measured, left off
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -87,7 +105,8 @@ def ablations() -> dict[str, RankingOptions]:
     the default with each technique switched off."""
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
-                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0)
+                          path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
+                          passage_choice=False, record_data=False)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -110,7 +129,18 @@ def ablations() -> dict[str, RankingOptions]:
         "no-definition-picks": replace(default, inexact_case_share=1.0, declaration_share=1.0, constructor_share=1.0),
         "with-strict-definitions": replace(default, strict_definitions=True),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
+        "no-passage-choice": replace(default, passage_choice=False),
+        "no-record-data": replace(default, record_data=False),
     }
+    for name in ROUND_4_SIGNALS:
+        if name in ("root_package", "platform_variants", "header_pairs", "error_literals"):
+            continue  # off by default: "with-..." below
+        configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
+    configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
+    configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
+    configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
+    configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off
+    configs["with-error-literals"] = replace(default, error_literal_boost=3.0)  # measured, left off
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

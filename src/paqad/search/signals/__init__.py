@@ -12,7 +12,14 @@ to score (not changed in place) and ``context`` is the query's read-only
 3. ``path_words`` / 4. ``symbol_words``: prose words naming the file, its folder or its symbol;
 5. ``older``: the first release's factors (by default only ``code``: code over prose);
 6. ``coherence``: a file's best chunk gains from its siblings (off by default);
-7. ``saturation``: a file's later chunks discounted so one file does not fill the list.
+7. ``saturation``: a file's later chunks discounted so one file does not fill the list;
+8. ``record_data``: chunks of source code that are only literal records (a generated table) x the
+   data prior, like YAML/JSON files (issue 19);
+then issue 24's round-4 signals (symbols across packages, name shapes, platform variants and
+version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each
+module), and last
+9. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
+   best chunk of code (issue 19).
 """
 
 from __future__ import annotations
@@ -21,7 +28,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import coherence, definitions, older, path_priors, path_words, saturation, symbol_words
+from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
+                                  issue_prompts, name_shape, older, passage_choice, path_priors, path_words,
+                                  platform_variants, record_data, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -50,6 +59,20 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
+    Signal("record_data", record_data.apply, lambda o: o.record_data and o.priors),
+    # issue 24, round 4 (after saturation and record_data, before passage_choice, which must stay last)
+    Signal("reexports", reexports.apply, lambda o: o.symbols),
+    Signal("header_declarations", header_declarations.apply, lambda o: o.symbols),
+    Signal("qualified_members", name_shape.qualified_members, lambda o: o.symbols),
+    Signal("type_members", name_shape.type_members, lambda o: o.symbols),
+    Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
+    Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
+    Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
+    Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
+    Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
+    Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
+    Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
+    Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
 )
 
 

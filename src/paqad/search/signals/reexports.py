@@ -1,0 +1,126 @@
+"""Re-exports (issue 24): a package that re-exports a name it does not define (Rust ``pub use
+other_crate::Codec;``, TypeScript/JavaScript ``export { Codec } from "./codec"`` and ``export *
+from "./codec"``, Python ``from .codec import Codec`` in an ``__init__.py``) ranks right after the
+definition, and the definition it points to is resolved at query time from the candidates' text
+(no index change).
+
+- a candidate chunk that re-exports a query identifier gains ``reexport_share`` of the best
+  definition share of that name among the candidates (1.0 when none is a candidate), so it comes
+  next, never first;
+- for a qualified identifier whose qualifier names the re-exporting package (``wire_app::Codec``
+  and ``crates/wire-app/src/lib.rs``), the definition in the module the re-export names
+  (``wire_core`` -> ``crates/wire-core/...``) is raised to a full share: the qualifier agrees with
+  it through the re-export.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from paqad.search.analysis import Identifier
+from paqad.search.signals.symbol_shares import add_shares, identifier_factor, path_components
+
+if TYPE_CHECKING:
+    from paqad.search.signals.context import RankingContext
+    from paqad.store import ChunkRow
+
+_RUST_USE = re.compile(r"^[ \t]*pub(?:\([^)]*\))?[ \t]+use[ \t]+([^;]*);", re.MULTILINE)
+_JS_NAMED = re.compile(r"^[ \t]*export[ \t]+(?:type[ \t]+)?\{([^}]*)\}[ \t]*from[ \t]*['\"]([^'\"]+)['\"]", re.MULTILINE)
+_JS_STAR = re.compile(r"^[ \t]*export[ \t]+\*[ \t]+(?:as[ \t]+\w+[ \t]+)?from[ \t]*['\"]([^'\"]+)['\"]", re.MULTILINE)
+_PY_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE)
+_MODULE_WORDS = frozenset({"crate", "self", "super", "src", "lib", "index", "mod", "__init__"})
+
+
+@dataclass(frozen=True)
+class ReExport:
+    """A chunk that re-exports ``name`` from ``source``: the module path's components, lower case
+    (``wire_core::Codec`` -> ``('wire_core',)``, ``./plugins/mapset`` -> ``('plugins', 'mapset')``)."""
+
+    chunk_id: int
+    name: str
+    source: tuple[str, ...]
+
+
+def _source(module: str) -> tuple[str, ...]:
+    parts = re.split(r"::|/|\.", module.lower().replace("-", "_"))
+    return tuple(p for p in parts if p and p not in _MODULE_WORDS and re.fullmatch(r"\w+", p))
+
+
+@lru_cache(maxsize=4096)
+def reexported_names(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``(name, source)`` pairs a chunk's text re-exports (``*`` for ``export * from``); empty for
+    a file that cannot re-export (Python outside ``__init__.py``)."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    if path.endswith(".rs"):
+        for m in _RUST_USE.finditer(text):
+            body = m.group(1)
+            head = re.split(r"::\s*\{", body, maxsplit=1)
+            names = re.findall(r"[A-Za-z_]\w*", head[1]) if len(head) == 2 else [body.rsplit("::", 1)[-1].split()[0]]
+            found += [(n, _source(head[0] if len(head) == 2 else body.rsplit("::", 1)[0])) for n in names]
+    elif path.endswith((".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")):
+        for m in _JS_NAMED.finditer(text):
+            names = [piece.split(" as ")[-1].strip().removeprefix("type ").strip() for piece in m.group(1).split(",")]
+            found += [(n, _source(m.group(2))) for n in names if n]
+        found += [("*", _source(m.group(1))) for m in _JS_STAR.finditer(text)]
+    elif path.endswith("__init__.py"):
+        for m in _PY_FROM.finditer(text):
+            names = re.findall(r"[A-Za-z_]\w*", m.group(2).split("#", 1)[0])
+            found += [(n, _source(m.group(1))) for n in names if n != "as"]
+    return tuple(found)
+
+
+def _points_to(source: tuple[str, ...], row: ChunkRow) -> bool:
+    """Whether a definition's file is in the module a re-export names (its last component is a
+    folder or the file's stem)."""
+    return bool(source) and source[-1] in path_components(row.path)
+
+
+def _reexports_of(context: RankingContext, identifier: Identifier) -> list[ReExport]:
+    name = identifier.name
+    defining = [cid for cid in context.definition_shares if name in context.rows[cid].text]
+    out: list[ReExport] = []
+    for cid, row in context.rows.items():
+        if cid in context.definition_shares or name not in row.text and "*" not in row.text:
+            continue
+        for exported, source in reexported_names(row.path, row.text):
+            star_hit = exported == "*" and any(_points_to(source, context.rows[d]) for d in defining)
+            if exported == name or star_hit:
+                out.append(ReExport(cid, name, source))
+                break
+    return out
+
+
+def reexport_shares(context: RankingContext) -> dict[int, float]:
+    """Chunk id -> the share this signal adds: re-exporting chunks, and definitions resolved
+    through a re-export of the package a qualifier names."""
+    extra: dict[int, float] = {}
+    for identifier in context.info.identifiers:
+        if identifier.embedded and not identifier.qualified:
+            continue  # a name in prose asks about behaviour, not where it is exported (marshmallow-14)
+        found = _reexports_of(context, identifier)
+        if not found:
+            continue
+        factor = identifier_factor(context, identifier)
+        defining = {cid: share for cid, share in context.definition_shares.items()
+                    if identifier.name in context.rows[cid].text}
+        if identifier.qualified:
+            asked = identifier.parts[-2].lower().replace("-", "_")
+            for r in (r for r in found if asked in path_components(context.rows[r.chunk_id].path)):
+                for cid, share in defining.items():
+                    if _points_to(r.source, context.rows[cid]) and factor > share:
+                        extra[cid] = max(extra.get(cid, 0.0), factor - share)
+                        defining[cid] = factor
+        top = max(defining.values(), default=factor)
+        for r in found:
+            extra[r.chunk_id] = max(extra.get(r.chunk_id, 0.0), context.options.reexport_share * top)
+    return extra
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores plus the re-export shares (see the module docstring)."""
+    if not context.info.identifiers:
+        return scores
+    return add_shares(scores, context, reexport_shares(context))

@@ -1,0 +1,102 @@
+"""Issue 19, the passage that answers: a file's best chunk is its code, not its doc comment,
+import header or a tail piece (search.signals.passage_choice), at query time: the chunker's
+output is unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import build_index
+
+from paqad.config import load_settings
+from paqad.project import ProjectPaths
+from paqad.search import load_embedder, search
+from paqad.search.options import ablations
+from paqad.search.signals.passage_choice import code_lines
+
+HERE = Path(__file__).resolve().parent
+JAVADOC = "".join(f" * {line}\n" for line in (
+    "A pool of worker slots that limits how many tasks run concurrently.", "",
+    "<p>Tasks submitted while every slot is busy wait in a queue, first in first out, and start as",
+    "soon as a running task finishes and gives its slot back. The concurrency limit is fixed when the",
+    "pool is created; a limit of one runs the tasks one after the other, in submission order.", "",
+    "<p>The pool never starts a thread of its own: each task runs on the thread that gave a slot",
+    "back, or on the submitting thread when a slot is free at submission time. Callers that need",
+    "tasks to run elsewhere wrap them in an executor of their choice before submitting them.", "",
+    "<p>Closing the pool rejects further submissions; tasks already waiting in the queue still run,",
+    "and {@link #awaitIdle()} returns once the last of them has finished and every slot is free.", "",
+    "<p>Instances are safe for use by several threads at once: the queue and the count of busy slots",
+    "are guarded by the pool's own lock, and tasks run outside of it so that a slow task never holds",
+    "up a submission.",
+))
+POOL = (
+    "package com.example.pool;\n\nimport java.util.ArrayDeque;\nimport java.util.Deque;\n\n/**\n" + JAVADOC + " */\n"
+    "public final class Pool {\n    private final int limit;\n    private final Deque<Runnable> waiting = new ArrayDeque<>();\n"
+    "    private int busy;\n\n    public Pool(int limit) {\n        this.limit = limit;\n    }\n\n"
+    "    /** Runs the task now when a slot is free, else queues it until one is given back. */\n"
+    "    public void submit(Runnable task) {\n        synchronized (this) {\n            if (busy >= limit) {\n"
+    "                waiting.addLast(task);\n                return;\n            }\n            busy++;\n        }\n"
+    "        runAndRelease(task);\n    }\n\n    private void runAndRelease(Runnable task) {\n        Runnable next = task;\n"
+    "        while (next != null) {\n            next.run();\n            synchronized (this) {\n"
+    "                next = waiting.pollFirst();\n                if (next == null) {\n                    busy--;\n"
+    "                }\n            }\n        }\n    }\n}\n"
+)
+MAIN = ("package com.example.pool;\n\npublic final class Main {\n    public static void main(String[] args) {\n"
+        "        Pool pool = new Pool(4);\n        for (int i = 0; i < 10; i++) {\n            int n = i;\n"
+        '            pool.submit(() -> System.out.println("task " + n));\n        }\n    }\n}\n')
+
+
+@pytest.mark.parametrize("language,text,expected", [
+    ("java", "/**\n * Docs.\n */\n@Override\npublic int size() {\n    return n;\n}\n", (2, 7)),
+    ("python", 'def f(x):\n    """Docs\n    more docs.\n    """\n    return x + 1\n', (2, 5)),
+    ("python", "import os\nfrom a import b\n# note\nx = 1\n", (1, 4)),
+    ("rust", "/// Docs.\n#[inline]\npub fn len(&self) -> usize {\n    self.len\n}\n", (3, 5)),
+    ("c", "#include <stdio.h>\n#define N 4\n/* note */\nint n = N;\n", (2, 4)),
+    ("ruby", "# frozen_string_literal: true\nrequire 'set'\n  private\nend\n", (0, 4)),
+])
+def test_code_lines_leave_out_comments_imports_and_brackets(language, text, expected):
+    assert code_lines(text, language) == expected
+
+
+@pytest.fixture(scope="module")
+def pool_project(tmp_path_factory, paqad_home):
+    files = {"pom.xml": "<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId>"
+                        "<artifactId>pool</artifactId><version>1</version></project>\n",
+             "src/Pool.java": POOL, "src/Main.java": MAIN}
+    return build_index(tmp_path_factory.mktemp("passage") / "pool", files, paqad_home)
+
+
+def test_the_file_is_delivered_by_its_code_not_its_javadoc_header(pool_project):
+    paths = ProjectPaths(pool_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+    query = "how does the pool limit how many tasks run concurrently and queue the rest"
+
+    def first(name):
+        results = search(paths, settings, query, embedder=embedder, options=ablations()[name], top_n=5).results
+        return [(r.path, r.start_line, r.end_line) for r in results]
+
+    before, after = first("no-passage-choice"), first("default")
+    assert before[0] == ("src/Pool.java", 1, 15)  # package, imports and the class's Javadoc
+    assert after[0] == ("src/Pool.java", 45, 57)  # runAndRelease: the queue drained slot by slot
+    assert sorted(before) == sorted(after)  # the same chunks, and the same files in the same places
+    assert [p for p, _, _ in before] == [p for p, _, _ in after]
+
+
+def test_a_name_lookup_keeps_the_definition_even_when_it_is_thin(pool_project, monkeypatch):
+    """ "class Pool" (prose to the query analysis: no identifier-shaped name) must land on the
+    class's definition line (DESIGN §6), though that chunk is mostly Javadoc and fields."""
+    from paqad.search.signals import passage_choice
+
+    paths = ProjectPaths(pool_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+
+    def first():
+        r = search(paths, settings, "class Pool", embedder=embedder, top_n=3).results[0]
+        return r.path, r.start_line, r.end_line
+
+    assert first() == ("src/Pool.java", 16, 27)  # `public final class Pool {` is line 24
+    monkeypatch.setattr(passage_choice, "MAX_LOOKUP_WORDS", 0)  # without the lookup rule it is traded
+    assert first() == ("src/Pool.java", 45, 57)
