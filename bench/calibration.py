@@ -1,21 +1,37 @@
-"""Fit the confidence calibration on the ranking benchmark's dev half; report it on both halves.
+"""Fit the confidence calibration on the ranking benchmark's dev half with negatives; report both halves.
 
-For every case of ``bench/ranking`` the default ranking's top 20 results are labelled relevant
-when their file is one of the case's expected files (any grade). A logistic model of each
-result's evidence (:mod:`paqad.search.confidence`) is fitted on the dev half by iteratively
-reweighted least squares with a small L2 penalty, in three variants:
+Prompts, per split (``bench/offproject/negatives.py`` holds the negative sets and pairs):
+
+- ``answerable``: every ranking-benchmark case, asked in its own project;
+- ``off-project``: the split's off-project list asked in the split's off-project projects;
+- ``cross-project``: each project's benchmark questions asked in another project of the split
+  with a different subject.
+
+Every prompt first goes through the intent check with the index's evidence (as the prompt path
+does); a skipped prompt gets the nothing form and no results. For the others the default
+ranking's top 20 results are the rows. A row is relevant when the prompt is answerable and its
+chunk is right by the benchmark's one rule (``bench/ranking/metrics.py``'s ``chunk_is_right``:
+chunk-level ``lines`` / the symbol's definition line, file-level for cases without chunk labels);
+every row of a negative prompt is labelled 0. A logistic model of each result's evidence
+(:mod:`paqad.search.confidence`, per-result and query-level "nothing here" features) is fitted
+on the dev half by iteratively reweighted least squares with a small L2 penalty, in variants:
 
 - ``Xenova/all-MiniLM-L6-v2``: every feature (the default local model's cosines);
-- ``model-agnostic``: no cosine values (ranks and agreement only), for remote models;
-- ``keyword-only``: no dense features at all, for degraded search without a model.
+- ``model-agnostic``: no values on one model's cosine scale, for remote models;
+- ``keyword-only``: no dense features at all, for degraded search without a model;
+- ``local/all-MiniLM-L6-v2-static256`` (``--static``): every feature, on indexes built with the
+  static model in ``bench/.cache/ranking-static/`` (built on first use, about two minutes).
 
-The fits are written to ``src/paqad/search/calibration/*.json`` (with ``--write``) and a
-reliability table, the expected calibration error (10 equal-width bins) and the delivery
-figures of the floor (confident share, confident-form precision, low-confidence precision)
-are printed for dev and test.
+Reported for each fit (dev: fitted on; test: held out) and for main's shipped fits ("before",
+``--before REF``, read with ``git show``): ECE (10 equal-width bins) of the confidence as
+delivered (monotone in rank) over every row, negatives included; confident-form precision of
+the delivered passages (the first ``MAX_PASSAGES`` confident results) at chunk level; the share
+of answerable prompts delivered confident; the confident and nothing shares of negatives.
 
-    .venv/bin/python bench/calibration.py            # fit, report, do not write
-    .venv/bin/python bench/calibration.py --write    # fit, report, write the JSON fits
+    .venv/bin/python bench/calibration.py                       # fit, report, do not write
+    .venv/bin/python bench/calibration.py --write               # fit, report, write the JSON fits
+    .venv/bin/python bench/calibration.py --static --write      # also the static model's fit
+    .venv/bin/python bench/calibration.py --reuse               # reuse the rows collected last time
 """
 
 from __future__ import annotations
@@ -23,8 +39,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
+import shutil
+import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -32,55 +51,144 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE / "ranking"))
+sys.path.insert(0, str(HERE / "offproject"))
 os.environ.setdefault("PAQAD_MODEL_MIRROR", str(REPO.parent / "shared" / "models"))
 os.environ.setdefault("PAQAD_HOME", str(REPO / "bench" / ".cache" / "paqad-home"))
 
 import corpora  # noqa: E402
+import metrics  # noqa: E402
+import negatives  # noqa: E402
 
 OUT_DIR = REPO / "src" / "paqad" / "search" / "calibration"
+ROWS_CACHE = REPO / "bench" / ".cache" / "calibration-rows"
+STATIC_ROOT = REPO / "bench" / ".cache" / "ranking-static"
+MINILM = "Xenova/all-MiniLM-L6-v2"
+STATIC = "local/all-MiniLM-L6-v2-static256"
 TOP_N = 20
-THRESHOLD, RELIEF = 0.75, 0.35
+THRESHOLD, RELIEF = 0.75, 0.35  # rag_similarity_threshold / rag_relief_floor defaults
 L2 = 1.0
+ANSWERABLE, OFF_PROJECT, CROSS_PROJECT = "answerable", "off-project", "cross-project"
 
 
-def collect(split: str, dense: bool = True):
-    """Rows of (case id, project, fused rank, evidence vector dict, relevant) for one split."""
+@dataclass(frozen=True)
+class Prompt:
+    """One prompt asked in one project: ``key`` unique in a split; ``case`` the benchmark case of
+    an answerable prompt (its labels), else None; ``skipped``: the intent check gave it the
+    nothing form (no rows)."""
+
+    key: str
+    project: str
+    group: str
+    text: str
+    case: dict | None
+    skipped: bool
+
+
+@dataclass(frozen=True)
+class Row:
+    """One ranked result of a prompt: the prompt's ``key``, its fused rank (1-based), the chunk's
+    location and its evidence vector (:meth:`paqad.search.confidence.Evidence.vector`)."""
+
+    key: str
+    fused_rank: int
+    path: str
+    start_line: int
+    end_line: int
+    vector: dict
+
+
+def split_prompts(split: str, projects: dict) -> list[tuple[str, str, str, str, dict | None]]:
+    """(key, target project, group, text, case) of every prompt of ``split``, answerable first."""
+    out = [(case["id"], p.name, ANSWERABLE, case["query"], case) for p in projects.values() if p.split == split
+           for case in p.cases]
+    out += [(f"off:{target}:{i}", target, OFF_PROJECT, text, None)
+            for i, (_, target, text) in enumerate(negatives.off_project(split))]
+    out += [(f"cross:{target}:{case['id']}", target, CROSS_PROJECT, case["query"], None)
+            for source, target, case in negatives.cross_project(split, projects)]
+    return out
+
+
+def _open(project, root: Path | None):
     from paqad import store as store_mod
     from paqad.build import sync
     from paqad.config import load_settings
     from paqad.embed.factory import get_embedder
     from paqad.project import ProjectPaths
+
+    paths = ProjectPaths(root / project.folder.name if root else corpora.materialise(project))
+    settings = load_settings(paths, environ={})
+    embedder = get_embedder(settings, paths)
+    sync(paths, settings, embedder)
+    return embedder, store_mod.open_store(paths, readonly=True)
+
+
+def collect(split: str, dense: bool = True, root: Path | None = None) -> tuple[list[Prompt], list[Row]]:
+    """Every prompt of ``split`` and the rows of those that reach search (top :data:`TOP_N`).
+
+    ``dense`` False ranks keyword-only (the degraded search); ``root`` is another folder of the
+    corpora (the static model's indexes), else the shared ranking-benchmark copy."""
+    from paqad.deliver.intent import classify
     from paqad.search import RankingOptions, gather
     from paqad.search.ranking import rank_with_evidence
 
     options = RankingOptions() if dense else replace(RankingOptions(), dense=False)
-    rows = []
-    for project in corpora.load_projects(split=split):
-        paths = ProjectPaths(corpora.materialise(project))
-        settings = load_settings(paths, environ={})
-        embedder = get_embedder(settings, paths)
-        sync(paths, settings, embedder)
-        with store_mod.open_store(paths, readonly=True) as store:
-            for case in project.cases:
-                pools = gather(store, embedder if dense else None, case["query"])
+    projects = {p.name: p for p in corpora.load_projects()}
+    todo = split_prompts(split, projects)
+    prompts, rows = [], []
+    for name in sorted({t[1] for t in todo}):
+        embedder, store = _open(projects[name], root)
+        with store:
+            known = lambda words: {w for w, n in store.document_frequencies(sorted(words)).items() if n}  # noqa: E731
+            for key, target, group, text, case in (t for t in todo if t[1] == name):
+                skipped = not classify(text, known_terms=known).needs_retrieval
+                prompts.append(Prompt(key, target, group, text, case, skipped))
+                if skipped:
+                    continue
+                pools = gather(store, embedder if dense else None, text)
                 results, evidence = rank_with_evidence(store, pools, top_n=TOP_N, options=options)
-                expected = {e["path"] for e in case["expected"]}
-                for result, ev in zip(results, evidence):
-                    rows.append((case["id"], project.name, result.fused_rank, ev.vector(), result.path in expected))
-        print(f"  {split} {project.name}: {len(project.cases)} cases", file=sys.stderr, flush=True)
-    return rows
+                rows += [Row(key, r.fused_rank, r.path, r.start_line, r.end_line, ev.vector())
+                         for r, ev in zip(results, evidence)]
+        print(f"  {split} {name}: {sum(1 for p in prompts if p.project == name)} prompts", file=sys.stderr, flush=True)
+    return prompts, rows
 
 
-def fit(rows, features: tuple[str, ...], name: str, fitted_on: str):
+def collected(split: str, dense: bool, root: Path | None, reuse: bool, tag: str) -> tuple[list[Prompt], list[Row]]:
+    """:func:`collect`, or the rows of the last run under ``bench/.cache/calibration-rows/`` with ``reuse``."""
+    cache = ROWS_CACHE / f"{tag}-{split}.pickle"
+    if (reuse or (tag, split) in _COLLECTED) and cache.exists():
+        return pickle.loads(cache.read_bytes())
+    data = collect(split, dense, root)
+    ROWS_CACHE.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(pickle.dumps(data))
+    _COLLECTED.add((tag, split))
+    return data
+
+
+_COLLECTED: set[tuple[str, str]] = set()  # collected in this run already (two fits share the MiniLM rows)
+
+
+def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk") -> np.ndarray:
+    """1.0 for rows right for an answerable prompt, else 0.0: at ``level`` "chunk" by
+    ``metrics.chunk_is_right`` (the benchmark's one rule); at "file" when the row's file is one of
+    the case's expected files (the label the fits had before chunk labels; see ``--fit-labels``)."""
+    cases = {p.key: p.case for p in prompts}
+    if level == "file":
+        return np.array([1.0 if cases[r.key] is not None and any(e["path"] == r.path for e in cases[r.key]["expected"])
+                         else 0.0 for r in rows])
+    return np.array([1.0 if cases[r.key] is not None and metrics.chunk_is_right(cases[r.key], r.path, r.start_line,
+                                                                                  r.end_line)
+                     else 0.0 for r in rows])
+
+
+def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fitted_on: str):
+    """The L2-penalised logistic fit (IRLS, standardised features) of ``y`` on ``rows``' ``features``."""
     from paqad.search.confidence import CALIBRATION_VERSION, Calibration
 
-    x = np.array([[r[3][f] for f in features] for r in rows], dtype=np.float64)
-    y = np.array([1.0 if r[4] else 0.0 for r in rows])
+    x = np.array([[r.vector[f] for f in features] for r in rows], dtype=np.float64)
     means = x.mean(axis=0)
     scales = x.std(axis=0)
     scales[scales < 1e-9] = 1.0
-    z = (x - means) / scales
-    z = np.hstack([np.ones((len(z), 1)), z])
+    z = np.hstack([np.ones((len(x), 1)), (x - means) / scales])
     w = np.zeros(z.shape[1])
     penalty = np.eye(z.shape[1]) * L2
     penalty[0, 0] = 0.0
@@ -96,88 +204,150 @@ def fit(rows, features: tuple[str, ...], name: str, fitted_on: str):
                        tuple(float(v) for v in means), tuple(float(v) for v in scales), fitted_on)
 
 
-def report(label: str, rows, calibration) -> dict:
-    from paqad.search.confidence import Evidence  # noqa: F401 (documentation of the inputs)
+def delivered_confidence(rows: list[Row], calibration) -> np.ndarray:
+    """Each row's confidence as delivered: the fit's probability, made monotone in fused rank
+    within its prompt (the cumulative minimum, :func:`paqad.search.confidence.monotone_confidence`)."""
+    z = np.full(len(rows), calibration.bias)
+    for f, w, m, s in zip(calibration.features, calibration.weights, calibration.means, calibration.scales):
+        z += w * (np.array([r.vector[f] for r in rows]) - m) / s
+    probs = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    out = probs.copy()
+    cap, key = np.inf, None
+    for i, r in enumerate(rows):  # rows of a prompt are consecutive, best first
+        if r.key != key:
+            cap, key = np.inf, r.key
+        cap = min(cap, probs[i])
+        out[i] = cap
+    return out
 
-    probs = []
-    for r in rows:
-        z = calibration.bias + sum(w * (r[3][f] - m) / s for f, w, m, s in
-                                   zip(calibration.features, calibration.weights, calibration.means, calibration.scales))
-        probs.append(1.0 / (1.0 + np.exp(-max(-40, min(40, z)))))
-    probs = np.array(probs)
-    y = np.array([1.0 if r[4] else 0.0 for r in rows])
+
+def ece(probs: np.ndarray, y: np.ndarray) -> float:
+    """Expected calibration error over 10 equal-width bins."""
     bins = np.minimum((probs * 10).astype(int), 9)
-    ece = 0.0
-    lines = [f"#### {label}: reliability ({len(rows)} results)", "", "| confidence | results | mean confidence | share relevant |",
-             "|---|---:|---:|---:|"]
+    return float(sum((bins == b).sum() / len(probs) * abs(probs[bins == b].mean() - y[bins == b].mean())
+                     for b in range(10) if (bins == b).any()))
+
+
+def reliability(probs: np.ndarray, y: np.ndarray) -> str:
+    """The reliability table (10 bins) as markdown."""
+    bins = np.minimum((probs * 10).astype(int), 9)
+    lines = ["| confidence | results | mean confidence | share right |", "|---|---:|---:|---:|"]
     for b in range(10):
-        mask = bins == b
-        if mask.any():
-            ece += mask.sum() / len(rows) * abs(probs[mask].mean() - y[mask].mean())
-            lines.append(f"| {b / 10:.1f}-{(b + 1) / 10:.1f} | {mask.sum()} | {probs[mask].mean():.3f} | {y[mask].mean():.3f} |")
-    # delivery per case: the floor on confidence (rounded percentages, as delivered)
-    by_case: dict[str, list[tuple[int, float, bool]]] = {}
-    for r, p in zip(rows, probs):
-        by_case.setdefault(r[0], []).append((r[2], float(p), r[4]))
-    confident_cases = relief_cases = nothing_cases = 0
-    confident_hits = confident_total = relief_hits = relief_total = relief_case_right = 0
+        m = bins == b
+        if m.any():
+            lines.append(f"| {b / 10:.1f}-{(b + 1) / 10:.1f} | {m.sum()} | {probs[m].mean():.3f} | {y[m].mean():.3f} |")
+    return "\n".join(lines)
+
+
+def summarise(prompts: list[Prompt], rows: list[Row], calibration) -> dict:
+    """The figures of one fit on one split (see the module docstring)."""
+    from paqad.config import MAX_PASSAGES
     from paqad.search.floor import percent
 
-    for items in by_case.values():
-        items.sort()
-        conf = [i for i in items if percent(i[1]) >= percent(THRESHOLD)]
-        if conf:
-            confident_cases += 1
-            delivered = conf[:5]
-            confident_total += len(delivered)
-            confident_hits += sum(1 for i in delivered if i[2])
-            continue
-        relief = [i for i in items if percent(i[1]) >= percent(RELIEF)][:2]
-        if relief:
-            relief_cases += 1
-            relief_total += len(relief)
-            relief_hits += sum(1 for i in relief if i[2])
-            relief_case_right += any(i[2] for i in relief)
-        else:
-            nothing_cases += 1
-    n = len(by_case)
-    summary = {
-        "ece": ece, "cases": n, "confident_share": confident_cases / n,
-        "confident_precision": confident_hits / confident_total if confident_total else 0.0,
-        "relief_share": relief_cases / n, "relief_precision": relief_hits / relief_total if relief_total else 0.0,
-        "relief_cases_right": relief_case_right / relief_cases if relief_cases else 0.0, "nothing_share": nothing_cases / n,
-    }
-    lines += ["", f"ECE {ece:.3f}; cases {n}: confident form {summary['confident_share']:.2f} "
-              f"(passage precision {summary['confident_precision']:.2f}), low-confidence form {summary['relief_share']:.2f} "
-              f"(passage precision {summary['relief_precision']:.2f}, a right passage in {summary['relief_cases_right']:.2f} "
-              f"of them), nothing {summary['nothing_share']:.2f}", ""]
-    print("\n".join(lines))
-    return summary
+    y = labels(prompts, rows)
+    probs = delivered_confidence(rows, calibration)
+    by_key: dict[str, list[tuple[float, float]]] = {}
+    for r, p, label in zip(rows, probs, y):
+        by_key.setdefault(r.key, []).append((float(p), float(label)))
+    forms, passages = {}, []
+    for p in prompts:
+        items = by_key.get(p.key, [])
+        confident = [i for i in items if percent(i[0]) >= percent(THRESHOLD)]
+        relief = [i for i in items if percent(i[0]) >= percent(RELIEF)]
+        forms[p.key] = "confident" if confident else "low-confidence" if relief else "nothing"
+        passages += [label for _, label in confident[:MAX_PASSAGES]]
+
+    def share(group: str, form: str) -> float:
+        keys = [p.key for p in prompts if p.group == group]
+        return sum(1 for k in keys if forms[k] == form) / len(keys) if keys else 0.0
+
+    return {"ece": ece(probs, y), "rows": len(rows), "right": int(y.sum()),
+            "precision": float(np.mean(passages)) if passages else 0.0, "passages": len(passages),
+            "answerable_confident": share(ANSWERABLE, "confident"), "answerable_nothing": share(ANSWERABLE, "nothing"),
+            "off_confident": share(OFF_PROJECT, "confident"), "off_nothing": share(OFF_PROJECT, "nothing"),
+            "cross_confident": share(CROSS_PROJECT, "confident"), "cross_nothing": share(CROSS_PROJECT, "nothing"),
+            "prompts": {g: sum(1 for p in prompts if p.group == g) for g in (ANSWERABLE, OFF_PROJECT, CROSS_PROJECT)},
+            "table": reliability(probs, y)}
+
+
+def main_fit(name: str, before: str):
+    """The fit called ``name`` as shipped at git ``before`` (main's, the "before" figures), or None."""
+    from paqad.search.confidence import Calibration, file_name
+
+    shown = subprocess.run(["git", "-C", str(REPO), "show", f"{before}:src/paqad/search/calibration/{file_name(name)}"],
+                           capture_output=True, text=True)
+    return Calibration.from_dict(json.loads(shown.stdout)) if shown.returncode == 0 else None
+
+
+def static_root() -> Path:
+    """The corpora copied to :data:`STATIC_ROOT` (no index), each configured for :data:`STATIC`;
+    ``bench/.cache/ranking/``'s MiniLM indexes are never touched."""
+    for project in corpora.load_projects():
+        source, target = corpora.materialise(project), STATIC_ROOT / project.folder.name
+        if not target.exists():
+            shutil.copytree(source, target, ignore=lambda folder, names: [".paqad"] if Path(folder) == source else [])
+        (target / ".paqad").mkdir(exist_ok=True)
+        (target / ".paqad" / ".config").write_text(f"rag_embedding_provider=local\nrag_embedding_model={STATIC}\n",
+                                                   encoding="utf-8")
+    return STATIC_ROOT
+
+
+def row_line(name: str, split: str, when: str, s: dict) -> str:
+    return (f"| {name} | {split} | {when} | {s['ece']:.3f} | {s['precision']:.3f} ({s['passages']}) | "
+            f"{s['answerable_confident']:.3f} / {s['answerable_nothing']:.3f} | {s['off_nothing']:.3f} / {s['off_confident']:.3f} | "
+            f"{s['cross_confident']:.3f} |")
+
+
+def variants(static: bool) -> dict[str, tuple[tuple[str, ...], bool, Path | None, str]]:
+    """fit name -> (features, dense ranking, corpora root, rows tag)."""
+    from paqad.search.confidence import AGNOSTIC, COSINE_FEATURES, DENSE_FEATURES, FEATURES, KEYWORD_ONLY
+
+    out = {MINILM: (FEATURES, True, None, "minilm"),
+           AGNOSTIC: (tuple(f for f in FEATURES if f not in COSINE_FEATURES), True, None, "minilm"),
+           KEYWORD_ONLY: (tuple(f for f in FEATURES if f not in DENSE_FEATURES), False, None, "keyword")}
+    if static:
+        out[STATIC] = (FEATURES, True, static_root(), "static")
+    return out
 
 
 def main() -> int:
-    from paqad.search.confidence import AGNOSTIC, COSINE_FEATURES, DENSE_FEATURES, FEATURES, KEYWORD_ONLY, file_name
+    from paqad.search.confidence import file_name
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the fits to src/paqad/search/calibration/")
+    parser.add_argument("--static", action="store_true", help=f"also fit {STATIC} on its own indexes")
+    parser.add_argument("--reuse", action="store_true", help="reuse the rows of the last run (bench/.cache/calibration-rows)")
+    parser.add_argument("--before", default="main", help="git ref of the 'before' fits (default main)")
+    parser.add_argument("--tables", action="store_true", help="print the reliability tables")
+    parser.add_argument("--fit-labels", choices=("file", "chunk"), default="file",
+                        help="labels the fit is trained on (default file: a chunk-level fit rates the obvious answer "
+                             "of a small project 14-39 %%; the report is always at chunk level)")
     args = parser.parse_args()
-    dev, test = collect("dev"), collect("test")
-    dev_kw, test_kw = collect("dev", dense=False), collect("test", dense=False)
-    cases = len({r[0] for r in dev})
-    fits = {
-        "Xenova/all-MiniLM-L6-v2": (FEATURES, dev, test),
-        AGNOSTIC: (tuple(f for f in FEATURES if f not in COSINE_FEATURES), dev, test),
-        KEYWORD_ONLY: (tuple(f for f in FEATURES if f not in DENSE_FEATURES), dev_kw, test_kw),
-    }
-    for name, (features, train, held_out) in fits.items():
-        calibration = fit(train, features, name, f"bench/ranking dev half: {cases} cases, {len(train)} results, top {TOP_N}")
-        print(f"### {name}\n")
-        report(f"{name} dev (fitted on)", train, calibration)
-        report(f"{name} test (held out)", held_out, calibration)
+    lines = ["| fit | split | fits | ECE (chunk, negatives in) | confident-form precision (passages) | "
+             "answerable confident / nothing | off-project nothing / confident | cross-project confident |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for name, (features, dense, root, tag) in variants(args.static).items():
+        data = {split: collected(split, dense, root, args.reuse, tag) for split in ("dev", "test")}
+        dev_prompts, dev_rows = data["dev"]
+        fitted_on = (f"bench/ranking dev half + negatives: {len(dev_prompts)} prompts "
+                     f"({sum(p.group == ANSWERABLE for p in dev_prompts)} answerable), {len(dev_rows)} results, "
+                     f"top {TOP_N}, {args.fit_labels}-level labels")
+        calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels), features, name, fitted_on)
+        old = main_fit(name, args.before)
+        for split in ("dev", "test"):
+            for when, fit_ in (("before", old), ("after", calibration)):
+                if fit_ is None:
+                    continue
+                s = summarise(*data[split], fit_)
+                lines.append(row_line(name, split, when, s))
+                if args.tables:
+                    print(f"#### {name} {split} {when}: {s['rows']} results, {s['right']} right, prompts {s['prompts']}\n\n"
+                          f"{s['table']}\n", flush=True)
+        print("\n".join(lines[-4:]), flush=True)
         if args.write:
-            OUT_DIR.mkdir(parents=True, exist_ok=True)
             (OUT_DIR / file_name(name)).write_text(json.dumps(calibration.to_dict(), indent=1) + "\n", encoding="utf-8")
-            print(f"wrote {OUT_DIR / file_name(name)}\n")
+            print(f"wrote src/paqad/search/calibration/{file_name(name)}", file=sys.stderr)
+    print("\n" + "\n".join(lines))
     return 0
 
 

@@ -265,29 +265,20 @@ def no_answer_confident_share(calibrations: dict, names: list[str], corpora_root
 
 
 def calibration(model: str, write: bool, names: list[str], minilm_root: Path | None) -> None:
-    """Fit the static model's calibration with bench/calibration.py's own functions (every feature,
-    the model's cosines; dev half), report dev and test, optionally write it."""
+    """The static model's confidence fit: now made by ``bench/calibration.py --static`` (negatives,
+    chunk-level labels, its own indexes under ``bench/.cache/ranking-static/``); this part only
+    reports the should-skip prompts' confident share on those indexes with the shipped fits."""
     import calibration as calib
-    import corpora as ranking_corpora
-    from paqad.search.confidence import AGNOSTIC, FEATURES, file_name, load_calibration
+    from paqad.search.confidence import AGNOSTIC, load_calibration
 
-    for project in ranking_corpora.load_projects():
-        _configure(ranking_corpora.materialise(project), model)
-    dev, test = calib.collect("dev"), calib.collect("test")
-    cases = len({r[0] for r in dev})
-    fitted = calib.fit(dev, FEATURES, model, f"bench/ranking dev half: {cases} cases, {len(dev)} results, top {calib.TOP_N}")
-    calib.report(f"{model} dev (fitted on)", dev, fitted)
-    calib.report(f"{model} test (held out)", test, fitted)
-    agnostic = load_calibration(AGNOSTIC)
-    calib.report(f"{AGNOSTIC} fit on {model}'s results, test", test, agnostic)
-    no_answer_confident_share({model: fitted, AGNOSTIC: agnostic}, names)
+    if write:
+        raise SystemExit("static_model.py calibration --write: fit with `bench/calibration.py --static --write`")
+    calib.static_root()
+    no_answer_confident_share({model: load_calibration(model), AGNOSTIC: load_calibration(AGNOSTIC)}, names,
+                              calib.STATIC_ROOT)
     if minilm_root:
         print(f"the same prompts on the MiniLM indexes in {minilm_root} (read only):")
         no_answer_confident_share({MINILM: load_calibration(MINILM)}, names, minilm_root)
-    if write:
-        path = calib.OUT_DIR / file_name(model)
-        path.write_text(json.dumps(fitted.to_dict(), indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {path}")
 
 
 def main() -> int:

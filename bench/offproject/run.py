@@ -8,7 +8,7 @@ ranking-benchmark indexes (``bench/.cache/ranking/``; built by ``bench/ranking/r
   editor/shell/git how-tos, other well-known projects, chat) asked in every project of the
   split's set; goal: >= 0.95 nothing form, <= 2 % confident;
 - cross-project negatives: each project's benchmark questions asked in another project of the
-  same split with a different subject (``PAIRS``); goal <= 5 % confident.
+  same split with a different subject (``negatives.PAIRS``); goal <= 5 % confident.
 
     .venv/bin/python bench/offproject/run.py --split dev
     .venv/bin/python bench/offproject/run.py --split test --show
@@ -29,26 +29,8 @@ os.environ.setdefault("PAQAD_HOME", str(REPO / "bench" / ".cache" / "paqad-home"
 
 import corpora  # noqa: E402
 
-# Projects the off-project list is asked in, per split (>= 5 languages each).
-PROJECTS = {
-    "dev": ("marshmallow", "logrus", "guzzle", "javapoet", "libyaml", "immer"),
-    "test": ("structlog", "echo", "slim", "jsoup", "leveldb", "axios"),
-}
-# Cross-project negatives: the first project's questions asked in the second (subjects apart).
-PAIRS = {
-    "dev": (("bytes", "marshmallow"), ("faraday", "libyaml"), ("guzzle", "immer"), ("immer", "logrus"),
-            ("javapoet", "ws"), ("libyaml", "guzzle"), ("logrus", "javapoet"), ("marshmallow", "bytes"),
-            ("ws", "yaml-cpp"), ("yaml-cpp", "faraday")),
-    "test": (("axios", "leveldb"), ("echo", "jsoup"), ("got", "hiredis"), ("hiredis", "thor"),
-             ("hyperium-http", "structlog"), ("jsoup", "slim"), ("leveldb", "axios"), ("slim", "hiredis"),
-             ("structlog", "jsoup"), ("thor", "hyperium-http")),
-}
-
-
-def prompts(split: str) -> list[tuple[str, str]]:
-    """(class, prompt) of the split's off-project list."""
-    lines = (HERE / f"{split}.txt").read_text(encoding="utf-8").splitlines()
-    return [tuple(line.split("\t", 1)) for line in lines if line.strip() and not line.startswith("#")]
+sys.path.insert(0, str(HERE))
+import negatives  # noqa: E402  (the prompt sets and pairs, shared with bench/calibration.py)
 
 
 class Asker:
@@ -98,11 +80,10 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="print every prompt that was not given the nothing form")
     args = parser.parse_args()
     asker = Asker()
-    off = [(cls, project, prompt, asker.ask(project, prompt))
-           for project in PROJECTS[args.split] for cls, prompt in prompts(args.split)]
+    off = [(cls, project, prompt, asker.ask(project, prompt)) for cls, project, prompt in negatives.off_project(args.split)]
     tally(f"off-project {args.split}", off, args.show)
     cross = [("cross", target, case["query"], asker.ask(target, case["query"]))
-             for source, target in PAIRS[args.split] for case in asker.projects[source].cases]
+             for _, target, case in negatives.cross_project(args.split, asker.projects)]
     tally(f"cross-project {args.split}", cross, args.show)
     return 0
 

@@ -59,6 +59,7 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             file_rank=file_ranks[row.path], defines=defines.get(cid, 0.0), named_file=row.path in pools.named_paths,
             path_words=words.get(cid, 0.0), prior=prior.get(cid, 1.0), symbol_query=info.kind == SYMBOL,
             long_prompt=info.long, prose=row.language in PROSE_LANGUAGES,
+            lines=row.end_line - row.start_line + 1, query=pools.query_evidence,
         )
         evidence.append(ev)
         results.append(SearchResult(

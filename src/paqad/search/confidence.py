@@ -4,8 +4,11 @@ Every ranked result gets ``confidence`` in [0, 1] from its evidence (:class:`Evi
 cosine, its BM25 score relative to the query's best, its ranks in the dense and BM25 pools and
 whether both rankers found it, its fused rank and score, whether it defines an identifier the
 query names, whether the query names its file or its words name the path, its path priors, the
-query's kind and length. A small logistic model maps the evidence to a probability; it is fitted
-on the ranking benchmark's dev half (``bench/calibration.py``), versioned, and shipped as JSON
+query's kind and length; and the query's own evidence that the project holds an answer at all
+(:class:`QueryEvidence`: its best BM25 against what its terms could reach, the share of its terms
+no chunk holds, the top cosine's margin over a background of the index's chunks). A small logistic model maps the evidence to a probability; it is fitted
+on the ranking benchmark's dev half with negatives (prompts whose answer is not in the project,
+every result labelled 0; ``bench/calibration.py``), versioned, and shipped as JSON
 under ``search/calibration/``:
 
 - a fit per local embedding model (cosines of one model mean nothing for another);
@@ -31,12 +34,113 @@ FEATURES = (
     "cosine", "cosine_gap", "bm25_rel", "inv_dense_rank", "inv_lexical_rank", "both", "inv_fused_rank",
     "fused_rel", "inv_file_rank", "defines", "named_file", "path_words", "log_prior", "symbol_query", "long_prompt",
     "prose", "cosine_x_symbol", "defines_x_symbol",
+    "log_lines",
+    # query-level "nothing here" evidence (QueryEvidence), the same for every result of one query ...
+    "bm25_reach", "absent_terms", "cosine_margin", "background_z", "top_cosine",
+    # ... and its products with the rank: a logistic sum cannot otherwise say "the first result
+    # is right when the project answers at all" (the query's evidence matters most at the top)
+    "margin_x_rank", "reach_x_rank", "margin_x_cosine", "absent_x_rank", "z_x_rank", "cosine_x_rank", "defines_x_rank",
 )
-DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "cosine_x_symbol"})
-COSINE_FEATURES = frozenset({"cosine", "cosine_gap", "cosine_x_symbol"})
-CALIBRATION_VERSION = 1
+DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "cosine_x_symbol", "cosine_margin",
+                            "background_z", "top_cosine", "margin_x_rank", "margin_x_cosine", "z_x_rank",
+                            "cosine_x_rank"})
+# Values on one model's cosine scale (left out of the model-agnostic fit); background_z is a
+# z-score, comparable across models, so the agnostic fit keeps it.
+COSINE_FEATURES = frozenset({"cosine", "cosine_gap", "cosine_x_symbol", "cosine_margin", "top_cosine", "margin_x_rank",
+                             "margin_x_cosine", "cosine_x_rank"})
+CALIBRATION_VERSION = 2  # 2: negatives in the fit, query-level features, chunk-level labels
+BACKGROUND_SAMPLE = 256  # stored embeddings the query is compared with as a background (fixed, evenly spaced rows)
+BACKGROUND_QUANTILE = 95.0  # the background's percentile the top cosine is measured against
+# Below this many chunks an index is no background for its own best chunk (in a 5-chunk project
+# the 95th percentile is the answer itself, every IDF is small): the query-level features are
+# unknown there and add nothing (the fit's mean). The smallest ranking-benchmark index (the data
+# the fit saw) has 726 chunks.
+BACKGROUND_MIN_CHUNKS = 500
+BM25_K1, BM25_B = 1.2, 0.75  # FTS5 bm25() parameters (SQLite FTS5 documentation, "bm25() function")
 AGNOSTIC = "model-agnostic"
 KEYWORD_ONLY = "keyword-only"
+
+
+@dataclass(frozen=True)
+class QueryEvidence:
+    """Query-level evidence that the project answers the query at all (issue 19: "nothing here").
+
+    The per-result features are all relative to the query's own best result, so a project that
+    does not hold the answer still yields a "best" that looks like one; these are absolute:
+
+    - ``bm25_reach``: the query's best BM25 score divided by what its terms could reach, the sum
+      of every query term's FTS5 IDF (:func:`bm25_ceiling`: a chunk of average length holding each
+      term once scores exactly that); absent terms count with the IDF of an unseen term, so a
+      query whose words the project lacks reaches little. 0.0 without terms or hits.
+    - ``absent_terms``: share of the query's terms (:func:`paqad.index.tokens.query_terms`) that
+      no chunk holds (FTS5 document frequency 0); 0.0 without terms.
+    - ``cosine_margin``: the top cosine minus the :data:`BACKGROUND_QUANTILE` percentile of the
+      query's cosines against :data:`BACKGROUND_SAMPLE` evenly spaced chunks of the index (a
+      fixed background: which chunks are "typical" does not depend on the query); 0.0 without
+      the dense side, None (unknown) in an index of fewer than :data:`BACKGROUND_MIN_CHUNKS`.
+    - ``background_z``: the same top cosine as a z-score over that background (mean, standard
+      deviation); model-agnostic where the margin is on one model's cosine scale. 0.0 / None
+      as the margin.
+    - ``top_cosine``: the best cosine of the query in the index (0.0 without the dense side).
+
+    Every value is None (unknown) in an index of fewer than :data:`BACKGROUND_MIN_CHUNKS` chunks.
+    """
+
+    bm25_reach: float | None = 0.0
+    absent_terms: float | None = 0.0
+    cosine_margin: float | None = 0.0
+    background_z: float | None = 0.0
+    top_cosine: float | None = 0.0
+
+
+NO_QUERY_EVIDENCE = QueryEvidence()
+
+
+def bm25_idf(chunks: int, frequency: int) -> float:
+    """FTS5's IDF of a term found in ``frequency`` of ``chunks`` rows:
+    ``log((N - n + 0.5) / (n + 0.5))``, floored at 1e-6 as FTS5 does (SQLite fts5_aux.c)."""
+    return max(math.log((chunks - frequency + 0.5) / (frequency + 0.5)), 1e-6)
+
+
+def bm25_ceiling(chunks: int, frequencies: Sequence[int]) -> float:
+    """What a query with these terms' document ``frequencies`` could reach in an index of
+    ``chunks`` rows: the sum of their IDFs (:func:`bm25_idf`), the BM25 score of a chunk of
+    average length holding each term once (``tf (k1 + 1) / (tf + k1)`` is 1 at ``tf = 1``)."""
+    return sum(bm25_idf(chunks, n) for n in frequencies)
+
+
+def background_evidence(sims, top_cosine: float) -> tuple[float | None, float | None]:
+    """``(cosine_margin, background_z)`` of a query whose cosines against the index are ``sims``
+    ``(n,)`` float32 and whose best cosine is ``top_cosine``: the margin over the
+    :data:`BACKGROUND_QUANTILE` percentile and the z-score over the mean of
+    :data:`BACKGROUND_SAMPLE` evenly spaced rows (all rows in a smaller index). ``(0, 0)`` when
+    ``sims`` is empty, ``(None, None)`` (unknown) for fewer than :data:`BACKGROUND_MIN_CHUNKS`."""
+    import numpy as np
+
+    if sims is None or not len(sims):
+        return 0.0, 0.0
+    if len(sims) < BACKGROUND_MIN_CHUNKS:
+        return None, None
+    rows = np.linspace(0, len(sims) - 1, min(len(sims), BACKGROUND_SAMPLE)).astype(np.int64)
+    sample = np.asarray(sims, dtype=np.float64)[rows]
+    spread = float(sample.std())
+    z = (top_cosine - float(sample.mean())) / spread if spread > 1e-9 else 0.0
+    return top_cosine - float(np.percentile(sample, BACKGROUND_QUANTILE)), z
+
+
+def query_evidence(chunks: int, frequencies: dict[str, int], best_bm25: float, sims=None) -> QueryEvidence:
+    """The :class:`QueryEvidence` of one query: ``frequencies`` are its terms' document
+    frequencies in an index of ``chunks`` rows, ``best_bm25`` its best BM25 score (higher is
+    better, 0.0 without hits), ``sims`` ``(n,)`` its cosines against every chunk with a vector
+    (None: no dense side). All None below :data:`BACKGROUND_MIN_CHUNKS` chunks."""
+    if chunks < BACKGROUND_MIN_CHUNKS:
+        return QueryEvidence(None, None, None, None, None)
+    ceiling = bm25_ceiling(chunks, list(frequencies.values())) if chunks else 0.0
+    reach = best_bm25 / ceiling if ceiling > 0 else 0.0
+    absent = sum(1 for n in frequencies.values() if n == 0) / len(frequencies) if frequencies else 0.0
+    top = float(sims.max()) if sims is not None and len(sims) else 0.0
+    margin, z = background_evidence(sims, top)
+    return QueryEvidence(reach, absent, margin, z, top)
 
 
 @dataclass(frozen=True)
@@ -46,7 +150,9 @@ class Evidence:
     Ranks are 1-based (``None``: not in that pool); ``bm25_rel`` and ``fused_rel`` are the
     result's BM25 and fused scores divided by the query's best; ``defines`` is 1.0 for a
     definition of a symbol query's identifier, less for weaker matches (see ranking); ``prior``
-    is the product of its path priors (1.0: none applied).
+    is the product of its path priors (1.0: none applied); ``lines`` the chunk's line count
+    (a longer chunk more often holds the answering lines); ``query`` is the query-level
+    :class:`QueryEvidence` (the same for every result of one query).
     """
 
     cosine: float
@@ -64,9 +170,15 @@ class Evidence:
     symbol_query: bool
     long_prompt: bool
     prose: bool
+    lines: int = 1
+    query: QueryEvidence = NO_QUERY_EVIDENCE
 
     def vector(self) -> dict[str, float]:
+        """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
+        an unknown value, see :class:`QueryEvidence`, which :meth:`Calibration.probability` skips)."""
         inv = lambda rank: 0.0 if rank is None else 1.0 / rank  # noqa: E731
+        q, top = self.query, 1.0 / self.fused_rank
+        times = lambda a, b: None if a is None else a * b  # noqa: E731 - unknown stays unknown
         return {
             "cosine": self.cosine,
             "cosine_gap": self.cosine - self.top_cosine,
@@ -86,6 +198,19 @@ class Evidence:
             "prose": float(self.prose),
             "cosine_x_symbol": self.cosine * float(self.symbol_query),
             "defines_x_symbol": self.defines * float(self.symbol_query),
+            "bm25_reach": q.bm25_reach,
+            "absent_terms": q.absent_terms,
+            "cosine_margin": q.cosine_margin,
+            "background_z": q.background_z,
+            "top_cosine": q.top_cosine,
+            "log_lines": math.log(max(self.lines, 1)),
+            "margin_x_rank": times(q.cosine_margin, top),
+            "reach_x_rank": times(q.bm25_reach, top),
+            "margin_x_cosine": times(q.cosine_margin, self.cosine),
+            "absent_x_rank": times(q.absent_terms, top),
+            "z_x_rank": times(q.background_z, top),
+            "cosine_x_rank": self.cosine * top,
+            "defines_x_rank": self.defines * top,
         }
 
 
@@ -108,10 +233,13 @@ class Calibration:
     fitted_on: str = ""
 
     def probability(self, evidence: Evidence) -> float:
+        """The fitted probability for ``evidence``; an unknown (None) input adds nothing (as if
+        it were the training mean)."""
         x = evidence.vector()
         z = self.bias
         for name, w, m, s in zip(self.features, self.weights, self.means, self.scales):
-            z += w * (x[name] - m) / s
+            if x[name] is not None:
+                z += w * (x[name] - m) / s
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
     def to_dict(self) -> dict:

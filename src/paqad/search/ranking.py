@@ -21,7 +21,8 @@ from paqad import store as store_mod
 from paqad.embed.base import Embedder
 from paqad.search.analysis import QueryInfo, analyze
 from paqad.search.assembly import assemble
-from paqad.search.confidence import Calibration, Evidence
+from paqad.index.tokens import query_terms
+from paqad.search.confidence import NO_QUERY_EVIDENCE, Calibration, Evidence, QueryEvidence, query_evidence
 from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
@@ -60,6 +61,7 @@ class Pools:
     named_paths: frozenset[str] = frozenset()
     seconds: dict[str, float] = field(default_factory=dict)
     dense_missing: Degraded | None = None  # why the dense pool was left out (a deadline, a model error)
+    query_evidence: QueryEvidence = NO_QUERY_EVIDENCE  # does the project answer at all (confidence)
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -131,8 +133,10 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
     cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(named))
+    evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
+                              max((s for _, s in hits), default=0.0), side.sims)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
-                 {"gather": time.perf_counter() - started}, side.missing)
+                 {"gather": time.perf_counter() - started}, side.missing, evidence)
 
 
 _EXEMPT: dict[tuple[int, int], frozenset[str]] = {}
