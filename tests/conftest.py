@@ -281,3 +281,19 @@ def build_index(root: Path, files: dict[str, str | bytes], paqad_home: Path) -> 
     with model_environment(paqad_home):
         assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
     return root
+
+
+def wait_for_warm(paths, timeout: float = 90.0) -> None:
+    """Until the project's warm process answers a prompt (it loads the model first); AssertionError after ``timeout`` s."""
+    import time
+
+    from paqad.hosts import warm
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            warm.ask(paths, "ping", time.monotonic() + 5.0)
+            return
+        except warm.Miss:
+            time.sleep(0.1)
+    raise AssertionError("no warm process came up")

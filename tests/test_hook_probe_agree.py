@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_index
+from conftest import build_index, wait_for_warm
 
 from paqad.config import load_settings
 from paqad.deliver.answer import section_for_prompt
@@ -72,14 +72,7 @@ def shadowing_project(tmp_path_factory, paqad_home):
 
 
 def _wait_for_warm(paths: ProjectPaths, timeout: float = 90.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            warm.ask(paths, "ping", time.monotonic() + 5.0)
-            return
-        except warm.Miss:
-            time.sleep(0.2)
-    raise AssertionError("no warm process came up")
+    wait_for_warm(paths, timeout)
 
 
 def _hook_section(paths: ProjectPaths, prompt: str) -> str:

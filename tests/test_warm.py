@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_index
+from conftest import build_index, wait_for_warm
 
 from paqad.config import load_settings
 from paqad.deliver.answer import section_for_prompt
@@ -51,15 +51,7 @@ def project(tmp_path: Path, paqad_home: Path, monkeypatch):
 
 
 def _wait_for_socket(paths: ProjectPaths, timeout: float = 60.0) -> None:
-    """Until the warm process answers a prompt (it loads the model first)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            warm.ask(paths, "ping", time.monotonic() + 5.0)
-            return
-        except warm.Miss:
-            time.sleep(0.1)
-    raise AssertionError("no warm process came up")
+    wait_for_warm(paths, timeout)
 
 
 def _hook(paths: ProjectPaths) -> tuple[subprocess.CompletedProcess, float]:
