@@ -226,6 +226,12 @@ def test_max_file_size_is_checked_in_bytes(tmp_path: Path) -> None:
             ["cpp", "shell"], ["Makefile", "main.c", "util.h"], id="makefile with C",
         ),
         pytest.param(
+            {"configure.ac": "AC_INIT([demo], [1.0])\nAM_INIT_AUTOMAKE\nAC_PROG_CC\nAC_OUTPUT\n",
+             "Makefile.am": "bin_PROGRAMS = demo\ndemo_SOURCES = src/main.c src/util.h\n",
+             "src/main.c": PY, "src/util.h": PY},
+            ["cpp", "shell"], ["src/main.c", "src/util.h"], id="autotools (no Makefile in the tree)",
+        ),
+        pytest.param(
             {"App.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup></PropertyGroup></Project>",
              "Program.cs": PY, "bin/Debug/Gen.cs": PY, "obj/x.cs": PY},
             ["csharp", "shell"], ["Program.cs"], id="csharp (bin/obj are output)",
