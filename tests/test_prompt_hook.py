@@ -16,7 +16,7 @@ from conftest import build_index, write_files
 
 from paqad.config import load_settings
 from paqad.hosts import HOSTS
-from paqad.hosts.prompt_hook import parse_hook_input, render_output, run_prompt_hook
+from paqad.hosts.prompt_hook import parse_hook_input, read_stdin, render_output, run_prompt_hook
 from paqad.project import ProjectPaths
 
 PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
@@ -151,6 +151,17 @@ def test_parse_each_hosts_documented_input(tmp_path: Path) -> None:
 def test_parse_tolerates_malformed_input(raw: bytes) -> None:
     parsed = parse_hook_input(raw)
     assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (None, None, True)
+
+
+def test_a_payload_already_in_the_pipe_is_read_past_the_stdin_deadline() -> None:
+    # On a loaded CPU (load 30 on 2 cores) the interpreter's start used up the stdin share of the
+    # budget, and a host's complete payload was dropped as "stdin is not a JSON object".
+    payload = b'{"session_id": "s", "prompt": "where is the help flag parsed"}'
+    read_end, write_end = os.pipe()
+    os.write(write_end, payload)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as stream:
+        assert read_stdin(time.monotonic() - 5.0, stream) == payload
 
 
 def test_parse_ignores_fields_of_the_wrong_type() -> None:
