@@ -265,6 +265,21 @@ def test_malformed_stdin(host: str, stdin: bytes, indexed: Path) -> None:
     wait_for_refresh(paths, since)  # still refreshed: changed files are a query too
 
 
+def test_a_prompt_with_a_lone_surrogate_gets_its_section_and_is_recorded(indexed: Path) -> None:
+    # Valid JSON (`\ud83d`, half an emoji): recording the prompt raised UnicodeEncodeError and the
+    # search never answered ("search did not finish"), so the prompt got nothing.
+    paths = ProjectPaths(indexed)
+    raw = json.dumps({"session_id": "s", "cwd": str(indexed), "prompt": "\ud83d " + PROMPT}).encode()
+    assert b"\\ud83d" in raw
+    env = dict(_hook_env(), PAQAD_RAG_HOOK_BUDGET_MS="5000")
+    proc, _ = run_hook("claude", raw, root=indexed, env=env)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    section = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "### src/shop/retry.py:L" in section
+    assert json.loads(paths.last_prompt.read_text(encoding="utf-8"))["prompt"] == "\ufffd " + PROMPT
+    assert "UnicodeEncodeError" not in hook_log(paths)
+
+
 @pytest.mark.parametrize("host", ["claude", "cursor"])
 def test_no_index(host: str, tmp_path: Path) -> None:
     write_files(tmp_path, {**FILES, ".paqad/.config": "rag_enabled=true\n"})
