@@ -201,7 +201,7 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
 
     paths = resolve_paths(project_root)
     if explain_path:
-        explanation = job.explain(paths, explain_path)
+        explanation = job.explain(paths, explain_path, cwd=Path.cwd())
         click.echo(json.dumps(explanation.to_dict()) if as_json else explanation.describe())
         return
     report = job.project_status(paths)
