@@ -1,4 +1,4 @@
-"""Ranking benchmark: 24 real projects in 10 languages, 402 hand-labelled queries, dev and test.
+"""Ranking benchmark: 28 real projects in 10 languages, 470 hand-labelled queries, dev and test.
 
 For each project (``bench/ranking/projects/*.json``, materialised by ``corpora.py``) the index is
 built or synced in ``<corpus>/.paqad/`` with the default local model, then every case is ranked by
