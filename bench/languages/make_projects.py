@@ -29,6 +29,12 @@ PROJECTS = [
         ("w", "where are HTTP/2 frames encoded and decoded", {"lib/mint/http2/frame.ex": 2, "lib/mint/http2.ex": 1}),
         ("a", "which modules wrap the TCP and SSL sockets behind one transport interface",
          {"lib/mint/core/transport.ex": 2, "lib/mint/core/transport/tcp.ex": 2, "lib/mint/core/transport/ssl.ex": 2}),
+        # round 3 (issue 22): one name defined in several modules, written from the code before the tool ran
+        ("s", "Mint.HTTP2.request", "lib/mint/http2.ex", 567, ["lib/mint/http.ex", "lib/mint/http1.ex"]),
+        ("s", "Mint.HTTP1.recv", "lib/mint/http1.ex", 570, ["lib/mint/http.ex", "lib/mint/http2.ex"]),
+        ("s", "get_proxy_headers", "lib/mint/http.ex", 1137, ["lib/mint/http1.ex", "lib/mint/http2.ex"]),
+        ("s", "Mint.Core.Transport.SSL.controlling_process", "lib/mint/core/transport/ssl.ex", 404,
+         ["lib/mint/core/transport/tcp.ex", "lib/mint/http.ex"]),
     ]),
     ("args", "dart", "dart-lang/args", "dev", "command-line argument parser for Dart", [
         ("s", "ArgParser.addFlag", "lib/src/arg_parser.dart", 129, ["lib/src/allow_anything_parser.dart"]),
@@ -42,6 +48,10 @@ PROJECTS = [
          {"lib/command_runner.dart": 2, "lib/src/help_command.dart": 2}),
         ("w", "where is an option's allowed values and default value stored", {"lib/src/option.dart": 2, "lib/src/arg_parser.dart": 1}),
         ("a", "which part dispatches the parsed arguments to the matching command's run method", {"lib/command_runner.dart": 2}),
+        # round 3: a method of ArgParser that AllowAnythingParser overrides (@override)
+        ("s", "addSeparator", "lib/src/arg_parser.dart", 327, ["lib/src/allow_anything_parser.dart"]),
+        ("s", "findByAbbreviation", "lib/src/arg_parser.dart", 357, ["lib/src/allow_anything_parser.dart"]),
+        ("s", "AllowAnythingParser.addOption", "lib/src/allow_anything_parser.dart", 45, ["lib/src/arg_parser.dart"]),
     ]),
     ("random", "haskell", "haskell/random", "dev", "pseudo-random number generators for Haskell", [
         ("s", "uniformR", "src/System/Random.hs", 229),
@@ -66,6 +76,8 @@ PROJECTS = [
         ("w", "how does the streaming parser return one argument at a time", {"clap/streaming.zig": 2}),
         ("w", "where does the argument iterator walk a slice of strings", {"clap/args.zig": 2}),
         ("a", "how are parameters declared from a help string turned into a parser at compile time", {"clap.zig": 2}),
+        # round 3: `parse` of the package's root file and the value parsers' private ones
+        ("s", "parse", "clap.zig", 646, ["clap/parsers.zig"]),
     ]),
     ("angstrom", "ocaml", "inhabitedtype/angstrom", "dev", "parser combinators for OCaml built for speed", [
         ("s", "parse_string", "lib/angstrom.ml", 745, ["lib/angstrom.mli"]),
@@ -78,6 +90,9 @@ PROJECTS = [
         ("w", "how is backtracking limited with commit", {"lib/angstrom.ml": 2, "lib/parser.ml": 1}),
         ("w", "how is a JSON parser written with these combinators in the tests", {"lib_test/test_json.ml": 2}),
         ("a", "which module reads from the bigstring input and tracks the committed position", {"lib/input.ml": 2}),
+        # round 3: Buffered's functions beside Parser's and Exported_state's of the same name
+        ("s", "Buffered.parse", "lib/angstrom.ml", 80, ["lib/parser.ml"]),
+        ("s", "Angstrom.Buffered.state_to_result", "lib/angstrom.ml", 125, ["lib/exported_state.ml"]),
     ]),
     ("datastructures", "julia", "JuliaCollections/DataStructures.jl", "dev", "data structures for Julia", [
         ("s", "counter", "src/accumulator.jl", 33),
@@ -168,6 +183,8 @@ PROJECTS = [
         ("w", "where are URLs with query parameters built and encoded", {"src/hiccup/util.clj": 2}),
         ("a", "which namespace compiles Hiccup vectors into HTML strings at macro-expansion time",
          {"src/hiccup/compiler.clj": 2, "src/hiccup2/core.clj": 1}),
+        # round 3: the macro `html` of hiccup2.core beside hiccup.core's
+        ("s", "hiccup2.core/html", "src/hiccup2/core.clj", 8, ["src/hiccup/core.clj"]),
     ]),
     ("flake-utils", "nix", "numtide/flake-utils", "test", "pure Nix flake utility functions", [
         ("s", "eachSystem", "lib.nix", 31),
@@ -234,6 +251,49 @@ PROJECTS = [
         ("w", "how does a server tell the client how long to wait before retrying", {"google/rpc/error_details.proto": 2}),
         ("w", "where is an IAM policy with role bindings and conditions defined", {"google/iam/v1/policy.proto": 2, "google/type/expr.proto": 1}),
         ("a", "how are long-running operations polled, cancelled and waited on", {"google/longrunning/operations.proto": 2}),
+    ]),
+    # Round 3 (issue 22): dev projects of three module-header languages whose names are defined in
+    # several modules (a base class and its subclasses' overrides, a package's root module and its
+    # protocol modules, a module and its submodule); cases written from the code before the tool ran.
+    ("http-message", "perl", "libwww-perl/HTTP-Message", "dev", "HTTP style message objects for Perl", [
+        ("s", "dump", "lib/HTTP/Message.pm", 611, ["lib/HTTP/Request.pm", "lib/HTTP/Response.pm"]),
+        ("s", "clone", "lib/HTTP/Message.pm", 86, ["lib/HTTP/Request.pm", "lib/HTTP/Response.pm"]),
+        ("s", "HTTP::Response::as_string", "lib/HTTP/Response.pm", 187, ["lib/HTTP/Message.pm"]),
+        ("s", "HTTP::Request::parse", "lib/HTTP/Request.pm", 20, ["lib/HTTP/Message.pm"]),
+        ("s", "is_success", "lib/HTTP/Status.pm", 151, ["lib/HTTP/Response.pm"]),
+        ("s", "decoded_content", "lib/HTTP/Message.pm", 294),
+        ("w", "how is a message body decoded from gzip or deflate content encoding", {"lib/HTTP/Message.pm": 2}),
+        ("w", "where are multipart form-data POST requests with file uploads built", {"lib/HTTP/Request/Common.pm": 2}),
+        ("w", "how are header field names canonicalised and their values stored", {"lib/HTTP/Headers.pm": 2}),
+        ("a", "which classes inherit the shared message methods for requests and responses",
+         {"lib/HTTP/Message.pm": 2, "lib/HTTP/Request.pm": 2, "lib/HTTP/Response.pm": 2}),
+    ]),
+    ("gun", "erlang", "ninenines/gun", "dev", "HTTP/1.1, HTTP/2, HTTP/3 and Websocket client for Erlang", [
+        ("s", "ws_send", "src/gun.erl", 1042, ["src/gun_ws.erl", "src/gun_http.erl", "src/gun_http2.erl"]),
+        ("s", "update_flow", "src/gun.erl", 1000, ["src/gun_http.erl", "src/gun_http2.erl"]),
+        ("s", "gun_http2:cancel", "src/gun_http2.erl", 1450, ["src/gun.erl"]),
+        ("s", "gun_pool:request", "src/gun_pool.erl", 355, ["src/gun.erl"]),
+        ("s", "gun_http:headers", "src/gun_http.erl", 609, ["src/gun.erl"]),
+        ("s", "await_body", "src/gun.erl", 858),
+        ("w", "how are cookies stored and matched against the request's domain and path",
+         {"src/gun_cookies.erl": 2, "src/gun_cookies_list.erl": 2}),
+        ("w", "where is the SOCKS5 proxy handshake and authentication done", {"src/gun_socks.erl": 2}),
+        ("w", "how are server-sent event streams parsed into events", {"src/gun_sse_h.erl": 2}),
+        ("a", "which modules implement the HTTP/1.1, HTTP/2 and HTTP/3 protocols of a connection",
+         {"src/gun_http.erl": 2, "src/gun_http2.erl": 2, "src/gun_http3.erl": 2}),
+    ]),
+    ("elm-url", "elm", "elm/url", "dev", "create and parse URLs in Elm", [
+        ("s", "map", "src/Url/Parser.elm", 207, ["src/Url/Parser/Query.elm"]),
+        ("s", "Url.Parser.Query.string", "src/Url/Parser/Query.elm", 63, ["src/Url/Parser.elm", "src/Url/Builder.elm"]),
+        ("s", "Url.Builder.int", "src/Url/Builder.elm", 193, ["src/Url/Parser.elm", "src/Url/Parser/Query.elm"]),
+        ("s", "Url.Parser.custom", "src/Url/Parser.elm", 145, ["src/Url/Parser/Query.elm", "src/Url/Builder.elm"]),
+        ("s", "percentDecode", "src/Url.elm", 289),
+        ("s", "toString", "src/Url.elm", 186),
+        ("w", "how is a URL string split into protocol, host, port, path, query and fragment", {"src/Url.elm": 2}),
+        ("w", "where are query parameters percent-encoded when a URL is built", {"src/Url/Builder.elm": 2, "src/Url.elm": 1}),
+        ("w", "how does the parser try each route of oneOf until one matches", {"src/Url/Parser.elm": 2}),
+        ("a", "which modules build URLs and which parse them",
+         {"src/Url/Builder.elm": 2, "src/Url/Parser.elm": 2, "src/Url/Parser/Query.elm": 1}),
     ]),
 ]
 
