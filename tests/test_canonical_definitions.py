@@ -91,6 +91,17 @@ def test_the_root_module_over_its_submodules():
     assert _shares("parse", {top: "parse", nested: "int.parse"}) == {4: 1.0, 5: 0.7}
 
 
+def test_one_modules_several_definitions_rank_its_first():
+    """Erlang arities (`await_body/2` ... `/3`): the first in the file; also under a qualifier."""
+    rows = [store_mod.ChunkRow("src/gun.erl", line, line + 2, "erlang", "await_body", "function", None,
+                               f"await_body(ServerPid, StreamRef{', X' * n}) ->\n\tok.\n", id=n + 1)
+            for n, line in enumerate((858, 865, 874))]
+    other = _row(9, "src/gun_pool.erl", "await_body(ServerPid, StreamRef) ->\n\tok.\n")
+    table = {**{r: "gun.await_body" for r in rows}, other: "gun_pool.await_body"}
+    assert _shares("await_body", table) == {1: 1.0, 2: 0.7, 3: 0.7, 9: 0.7}
+    assert _shares("gun:await_body", table) == {1: 1.0, 2: 0.7, 3: 0.7, 9: 0.5}
+
+
 def test_a_wrapper_loses_to_the_definition_it_delegates_to():
     status = _row(1, "lib/HTTP/Status.pm", "sub is_success ($) { $_[0] && $_[0] >= 200 && $_[0] < 300; }\n")
     response = _row(2, "lib/HTTP/Response.pm", "sub is_success  { HTTP::Status::is_success  (shift->{'_rc'}); }\n")

@@ -3,7 +3,7 @@ whose qualifier does not tell them apart (``dump``, ``handshake``, ``keyword``),
 canonical definition first.
 
 Among the candidates that define a query identifier with the highest share (the *tied* ones, in
-at least two modules), three tests run in order, each only when it keeps at least one of them:
+two or more), four tests run in order, each only when it keeps at least one of them:
 
 1. **base over override**: a definition marked as an override (``@override``/``@Override``, an
    ``override`` modifier, Elixir's ``@impl``, on its line or the lines just above it), or whose
@@ -15,11 +15,13 @@ at least two modules), three tests run in order, each only when it keeps at leas
    ``clap.zig`` of ``clap/parsers.zig``) wins: the module named like the package or file;
 3. **the delegate**: a definition whose chunk calls or names another tied one by its module
    (``HTTP::Status::is_success`` inside ``HTTP::Response``'s ``is_success``, a doc line "See
-   `Mint.HTTP.get_proxy_headers/1`") loses to it: the others delegate to the canonical one.
+   `Mint.HTTP.get_proxy_headers/1`") loses to it: the others delegate to the canonical one;
+4. **the first of a module**: several definitions left in one module (Erlang's ``await_body/2``
+   ... ``/5``, Elixir's function head and its clauses, overloads) rank their first one first.
 
 The ones left out get ``canonical_share`` x their share (the definitions signal's boost); the
 query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``)
-nothing changes here. A module is the symbol table's qualifier (``HTTP.Response``, from a module
+only test 4 runs, among the definitions it names. A module is the symbol table's qualifier (``HTTP.Response``, from a module
 header or nesting) when every tied definition has one, else the file's path without its
 extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder).
 """
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
     from paqad.store import ChunkRow
 
-MAX_TIED = 8  # more definitions of one name than this: a common method name, no canonical one
+MAX_TIED = 8  # more modules defining one name than this: a common method name, no canonical one
 MARKER_LINES = 8  # lines above a definition searched for an override marker (Elixir: @doc, @impl, @spec)
 _OVERRIDE = re.compile(r"@[Oo]verride\b|(?<![\w$])override(?![\w$])|@impl\b(?!\s+false)")
 _PACKAGE_FILES = ("/__init__", "/mod", "/index")
@@ -155,7 +157,7 @@ def _tied(context: RankingContext, identifier: Identifier, shares: dict[int, flo
     by_table = all(qualifiers.values())
     out = [Tied(cid, tuple(p.lower() for p in qualifiers[cid]) if by_table else _path_module(context.rows[cid].path),
                 qualifiers[cid]) for cid in chosen]
-    return out if len({t.module for t in out}) >= 2 else []
+    return out if len(out) >= 2 else []
 
 
 def _file_text(context: RankingContext, row: ChunkRow, cache: dict[str, str]) -> str:
@@ -188,7 +190,22 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
                           for o in left)]
     if targets:
         left = targets
-    return {t.chunk_id for t in left}
+    return first_of_modules(context, left)
+
+
+def first_of_modules(context: RankingContext, tied: list[Tied]) -> set[int]:
+    """Test 4: of each module's definitions among ``tied``, the first in its file."""
+    first: dict[tuple[str, ...], Tied] = {}
+    for t in tied:
+        held = first.get(t.module)
+        if held is None or _place(context, t) < _place(context, held):
+            first[t.module] = t
+    return {t.chunk_id for t in first.values()}
+
+
+def _place(context: RankingContext, tied: Tied) -> tuple[str, int]:
+    row = context.rows[tied.chunk_id]
+    return row.path, row.start_line
 
 
 def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
@@ -198,13 +215,14 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
         return shares
     out = dict(shares)
     for identifier in context.info.identifiers:
-        if identifier.qualified and any(m.qualified and m.identifier is identifier and m.chunk_id in shares
-                                        for m in context.definitions):
-            continue  # the qualifier names the module: the definitions signal ranked it first
+        named = {m.chunk_id for m in context.definitions
+                 if identifier.qualified and m.qualified and m.identifier is identifier and m.chunk_id in shares}
         tied = _tied(context, identifier, shares)
-        if not tied or len(tied) > MAX_TIED:
+        if named:  # the qualifier names the module (the definitions signal ranked it first): only test 4
+            tied = [t for t in tied if t.chunk_id in named]
+        if len(tied) < 2 or len({t.module for t in tied}) > MAX_TIED:
             continue
-        keep = canonical(context, identifier, tied)
+        keep = first_of_modules(context, tied) if named else canonical(context, identifier, tied)
         for t in tied:
             if t.chunk_id not in keep:
                 out[t.chunk_id] = min(out[t.chunk_id], shares[t.chunk_id] * context.options.canonical_share)
