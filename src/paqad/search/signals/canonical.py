@@ -17,7 +17,8 @@ two or more), four tests run in order, each only when it keeps at least one of t
    (``HTTP::Status::is_success`` inside ``HTTP::Response``'s ``is_success``, a doc line "See
    `Mint.HTTP.get_proxy_headers/1`") loses to it: the others delegate to the canonical one;
 4. **the first of a module**: several definitions left in one module (Erlang's ``await_body/2``
-   ... ``/5``, Elixir's function head and its clauses, overloads) rank their first one first.
+   ... ``/5``, Elixir's function head and its clauses, overloads, Julia methods) rank the
+   documented one first (a doc comment or docstring above it), else the first in the file.
 
 The ones left out get ``canonical_share`` x their share (the definitions signal's boost); the
 query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``)
@@ -45,6 +46,9 @@ MAX_TIED = 8  # more modules defining one name than this: a common method name, 
 MARKER_LINES = 8  # lines above a definition searched for an override marker (Elixir: @doc, @impl, @spec)
 _OVERRIDE = re.compile(r"@[Oo]verride\b|(?<![\w$])override(?![\w$])|@impl\b(?!\s+false)")
 _PACKAGE_FILES = ("/__init__", "/mod", "/index")
+# how documentation above a definition starts: doc comments and docstrings only (a plain comment
+# above a function's later clause is not its documentation)
+DOC_STARTS = ('"""', "'''", "///", "/**", "@doc", "(**", "{-|", "-- |", "%% @doc", "% @doc", "=head", "=item", "#'")
 # separators after which a longer module name is a descendant (Erlang modules `gun_http2` of `gun`)
 _DESCENDANT_SEPARATORS = (".", "::", "/", "_")
 
@@ -153,6 +157,8 @@ def _tied(context: RankingContext, identifier: Identifier, shares: dict[int, flo
         return []
     top = max(defining.values())
     chosen = [cid for cid, share in defining.items() if share >= top * 0.999]
+    # the symbol table's definitions when there are any: a text match may be a use (`x = findByAbbreviation(`)
+    chosen = [cid for cid in chosen if cid in symbols] or chosen
     qualifiers = {cid: tuple(symbol_parts(symbols.get(cid) or context.rows[cid].symbol)[:-1]) for cid in chosen}
     by_table = all(qualifiers.values())
     out = [Tied(cid, tuple(p.lower() for p in qualifiers[cid]) if by_table else _path_module(context.rows[cid].path),
@@ -190,22 +196,27 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
                           for o in left)]
     if targets:
         left = targets
-    return first_of_modules(context, left)
+    return first_of_modules(context, left, name)
 
 
-def first_of_modules(context: RankingContext, tied: list[Tied]) -> set[int]:
-    """Test 4: of each module's definitions among ``tied``, the first in its file."""
-    first: dict[tuple[str, ...], Tied] = {}
+def first_of_modules(context: RankingContext, tied: list[Tied], name: str) -> set[int]:
+    """Test 4: of each module's definitions of ``name`` among ``tied``, the documented one (a doc
+    comment or docstring above its definition line: Julia's documented method among its
+    one-line ones), else the first in its file."""
+    first: dict[tuple[str, ...], tuple[tuple, Tied]] = {}
     for t in tied:
-        held = first.get(t.module)
-        if held is None or _place(context, t) < _place(context, held):
-            first[t.module] = t
-    return {t.chunk_id for t in first.values()}
+        row = context.rows[t.chunk_id]
+        key = (not documented(row.text, name), row.path, row.start_line)
+        if t.module not in first or key < first[t.module][0]:
+            first[t.module] = (key, t)
+    return {t.chunk_id for _, t in first.values()}
 
 
-def _place(context: RankingContext, tied: Tied) -> tuple[str, int]:
-    row = context.rows[tied.chunk_id]
-    return row.path, row.start_line
+def documented(text: str, name: str) -> bool:
+    """Whether the first definition of ``name`` in ``text`` has documentation above it in the chunk."""
+    lines = text.splitlines()
+    at = next(iter(_definition_lines(text, name)), 0)
+    return any(line.lstrip().startswith(DOC_STARTS) for line in lines[:at])
 
 
 def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
@@ -222,7 +233,7 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
             tied = [t for t in tied if t.chunk_id in named]
         if len(tied) < 2 or len({t.module for t in tied}) > MAX_TIED:
             continue
-        keep = first_of_modules(context, tied) if named else canonical(context, identifier, tied)
+        keep = first_of_modules(context, tied, identifier.name) if named else canonical(context, identifier, tied)
         for t in tied:
             if t.chunk_id not in keep:
                 out[t.chunk_id] = min(out[t.chunk_id], shares[t.chunk_id] * context.options.canonical_share)
