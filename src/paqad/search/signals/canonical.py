@@ -16,9 +16,10 @@ two or more), four tests run in order, each only when it keeps at least one of t
 3. **the delegate**: a definition whose chunk calls or names another tied one by its module
    (``HTTP::Status::is_success`` inside ``HTTP::Response``'s ``is_success``, a doc line "See
    `Mint.HTTP.get_proxy_headers/1`") loses to it: the others delegate to the canonical one;
-4. **the first of a module**: several definitions left in one module (Erlang's ``await_body/2``
-   ... ``/5``, Elixir's function head and its clauses, overloads, Julia methods) rank the
-   documented one first (a doc comment or docstring above it), else the first in the file.
+4. **one of a file**: several definitions left in one file (Erlang's ``await_body/2`` ... ``/5``,
+   Elixir's function head and its clauses, overloads, Julia methods) rank one first: a body over
+   a bodiless declaration (TypeScript overload signatures), then the documented one (a doc
+   comment or docstring above it), then the first in the file.
 
 The ones left out get ``canonical_share`` x their share (the definitions signal's boost); the
 query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``)
@@ -200,16 +201,26 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
 
 
 def first_of_modules(context: RankingContext, tied: list[Tied], name: str) -> set[int]:
-    """Test 4: of each module's definitions of ``name`` among ``tied``, the documented one (a doc
-    comment or docstring above its definition line: Julia's documented method among its
-    one-line ones), else the first in its file."""
-    first: dict[tuple[str, ...], tuple[tuple, Tied]] = {}
+    """Test 4: of the definitions of ``name`` among ``tied`` that share one file, one: a definition
+    with a body over a declaration without one (TypeScript overload signatures above the
+    implementation), then the documented one (a doc comment or docstring above it: Julia's
+    documented method among its one-line ones), then the first in the file."""
+    first: dict[str, tuple[tuple, Tied]] = {}
     for t in tied:
         row = context.rows[t.chunk_id]
-        key = (not documented(row.text, name), row.path, row.start_line)
-        if t.module not in first or key < first[t.module][0]:
-            first[t.module] = (key, t)
+        key = (bodiless(row.text, name), not documented(row.text, name), row.start_line)
+        if row.path not in first or key < first[row.path][0]:
+            first[row.path] = (key, t)
     return {t.chunk_id for _, t in first.values()}
+
+
+def bodiless(text: str, name: str) -> bool:
+    """Whether the definition of ``name`` in ``text`` is a declaration without a body: from its
+    line on, no ``{``, ``=>`` or ``->``, and the last line ends with ``;``."""
+    lines = text.splitlines()
+    at = next(iter(_definition_lines(text, name)), 0)
+    rest = "\n".join(lines[at:]).rstrip()
+    return rest.endswith(";") and not any(mark in rest for mark in ("{", "=>", "->"))
 
 
 def documented(text: str, name: str) -> bool:
