@@ -77,6 +77,36 @@ CASES: dict[str, Case] = {
         "  add_custom_target(${TARGET_NAME}-total COMMAND cart_tool --total)\nendfunction()\n",
         "add_cart_total", (1, 4),  # with its comment; targets (add_library, ...) are definitions too
     ),
+    "dockerfile": Case(
+        ("Dockerfile", "FROM python:3.12-slim\nCOPY . /app\n"),
+        "images/cart/Dockerfile",
+        "# The cart service image.\nARG PYTHON_VERSION=3.12\nFROM python:${PYTHON_VERSION}-slim AS cart-base\n"
+        "ENV CART_HOME=/srv/cart \\\n    CART_TAX=0.2\n"
+        "RUN pip install --no-cache-dir prices==1.2 taxes==0.4 receipts==2.0 && \\\n"
+        "    python -m compileall ${CART_HOME} && rm -rf /root/.cache/pip\n\n"
+        "# The totals job, on the base stage.\nFROM cart-base AS cart-totals\nCOPY totals.py ${CART_HOME}/\n"
+        "CMD [\"python\", \"-m\", \"totals\"]\n",
+        "cart-totals", (9, 12),  # a stage with its comment and short tail (ARG/ENV/the first stage: one block)
+    ),
+    "vue": Case(
+        ("nuxt.config.ts", "export default defineNuxtConfig({})\n"),
+        "src/components/CartTotal.vue",
+        "<script setup lang=\"ts\">\nimport { computed } from 'vue'\n\nconst props = defineProps<{ prices: number[] }>()\n\n"
+        "function cartTotal(prices: number[], tax: number): number {\n"
+        "  return prices.reduce((a, b) => a + b, 0) * (1 + tax)\n}\n\n"
+        "const total = computed(() => cartTotal(props.prices, 0.2))\n</script>\n\n"
+        "<template>\n  <p class=\"cart-total\">Total: {{ total }}</p>\n</template>\n\n"
+        "<style scoped>\n.cart-total { font-weight: bold; }\n</style>\n",
+        "cartTotal", (6, 8),  # the script's function, cut as TypeScript (lang="ts")
+    ),
+    "svelte": Case(
+        ("svelte.config.js", "export default { kit: {} };\n"),
+        "src/routes/cart/+page.svelte",
+        "<script>\n  export let data;\n\n  /** Sum of the prices with tax. */\n  function cartTotal(prices, tax) {\n"
+        "    return prices.reduce((a, b) => a + b, 0) * (1 + tax);\n  }\n</script>\n\n"
+        "{#each data.carts as cart}\n  <p>{cart.id}: {cartTotal(cart.prices, 0.2)}</p>\n{/each}\n",
+        "cartTotal", (1, 7),  # the script cut as JavaScript: its tiny first lines join the function
+    ),
     "dart": Case(
         ("pubspec.yaml", "name: shop\n"),
         "lib/cart.dart",
@@ -211,8 +241,15 @@ def test_definitions_become_symbols(language):
 def test_manifest_detects_the_stack_and_sources_pass_the_filter(tmp_path, language):
     case = CASES[language]
     write_files(tmp_path, {case.manifest[0]: case.manifest[1], case.path: case.source})
-    assert language in [pack.name for pack in detect_stacks(tmp_path)]
+    if grammar_files()[language].manifests:  # a Dockerfile has none: it is indexed in every project
+        assert language in [pack.name for pack in detect_stacks(tmp_path)]
     assert case.path in {d.path for d in discover(tmp_path).eligible}
+
+
+def test_a_javascript_project_indexes_its_single_file_components(tmp_path):
+    write_files(tmp_path, {"package.json": "{\"name\": \"shop\"}\n", "src/App.vue": CASES["vue"].source,
+                           "src/routes/+page.svelte": CASES["svelte"].source})
+    assert {d.path for d in discover(tmp_path).eligible} == {"src/App.vue", "src/routes/+page.svelte"}
 
 
 def test_cmake_targets_are_definitions_inside_if_blocks_too():
@@ -223,7 +260,7 @@ def test_cmake_targets_are_definitions_inside_if_blocks_too():
 
 def test_seventeen_wheel_languages_keep_their_own_grammar():
     assert chunking_for("python") is Chunking.GRAMMAR and chunking_for("lua") is Chunking.GRAMMAR
-    assert chunking_for("markdown") is Chunking.HEADINGS and chunking_for("dockerfile") is Chunking.PARAGRAPHS
+    assert chunking_for("markdown") is Chunking.HEADINGS and chunking_for("make") is Chunking.PARAGRAPHS
 
 
 def test_a_data_file_without_grammar_or_with_an_unknown_key_is_refused():

@@ -9,6 +9,9 @@ the header read that :mod:`paqad.index.languages` needs (a few kB read once per 
 Header keys (space-separated lists; all but ``grammar`` and ``extensions`` optional):
 
 * ``grammar``: the language name in ``tree_sitter_language_pack.get_language``;
+* ``script``: for a single-file component language (Vue, Svelte), the language its ``@script``
+  captures (a ``<script>`` element's text) are cut as when the element has no ``lang="ts"``
+  (:mod:`paqad.index.chunking.components`);
 * ``file_module``: ``Stem`` when a file is a module named by its file name, capitalised
   (OCaml's ``angstrom.ml`` is ``Angstrom``): the symbol table then names its definitions
   ``Angstrom.choice``, nested modules included (``Angstrom.Choice.x``);
@@ -58,6 +61,7 @@ class GrammarFile:
     bodies: tuple[str, ...] = ()
     attached: tuple[str, ...] = ()
     file_module: str = ""
+    script: str = ""
     query: str = ""
 
 
@@ -74,7 +78,7 @@ def parse_grammar_file(language: str, text: str) -> GrammarFile:
         if not line.startswith(";"):
             break
         key, sep, value = line.lstrip("; ").partition(":")
-        if sep and key.strip() in ("grammar", "file_module", *_LIST_KEYS):
+        if sep and key.strip() in ("grammar", "file_module", "script", *_LIST_KEYS):
             fields[key.strip()] = value.strip()
         elif sep and " " not in key.strip():
             raise GrammarFileError(f"{language}.scm: unknown header key {key.strip()!r}")
@@ -84,7 +88,7 @@ def parse_grammar_file(language: str, text: str) -> GrammarFile:
         raise GrammarFileError(f"{language}.scm: 'file_module:' can only be 'Stem'")
     lists = {key: tuple(fields.get(key, "").split()) for key in _LIST_KEYS}
     return GrammarFile(language=language, grammar=fields["grammar"], query=text,
-                       file_module=fields.get("file_module", ""), **lists)
+                       file_module=fields.get("file_module", ""), script=fields.get("script", ""), **lists)
 
 
 @lru_cache(maxsize=1)

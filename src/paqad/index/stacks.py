@@ -63,7 +63,7 @@ PYTHON = _pack(
 )
 JAVASCRIPT = _pack(
     "javascript",
-    ".js .jsx .mjs .cjs",
+    ".js .jsx .mjs .cjs .vue .svelte",  # and the single-file components a JavaScript project holds
     "node_modules bower_components .next .nuxt .svelte-kit .turbo .parcel-cache .yarn "
     ".nyc_output .vercel .output storybook-static",
     "package.json",

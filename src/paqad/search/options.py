@@ -52,6 +52,9 @@ class RankingOptions:
     inexact_case_share: float = 0.7
     declaration_share: float = 0.7
     constructor_share: float = 0.7
+    # a name defined in several modules, the qualifier not deciding: the non-canonical ones
+    # (an override, a submodule's, a wrapper delegating to another; signals/canonical.py)
+    canonical_share: float = 0.7
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
@@ -126,7 +129,9 @@ def ablations() -> dict[str, RankingOptions]:
         "no-exact-case": replace(default, inexact_case_share=1.0),
         "no-declaration-share": replace(default, declaration_share=1.0),
         "no-type-over-constructor": replace(default, constructor_share=1.0),
-        "no-definition-picks": replace(default, inexact_case_share=1.0, declaration_share=1.0, constructor_share=1.0),
+        "no-definition-picks": replace(default, inexact_case_share=1.0, declaration_share=1.0, constructor_share=1.0,
+                                       canonical_share=1.0),
+        "no-canonical": replace(default, canonical_share=1.0),
         "with-strict-definitions": replace(default, strict_definitions=True),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),

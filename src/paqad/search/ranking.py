@@ -140,6 +140,14 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
 
 
 _EXEMPT: dict[tuple[int, int], frozenset[str]] = {}
+MAX_FILE_TEXT_CHUNKS = 400  # a file's chunks read for its text (signals.canonical's inheritance lines)
+
+
+def _file_text(store: store_mod.IndexStore, path: str) -> str:
+    """An indexed file's text: its chunks in line order, joined (a signal reads a few files)."""
+    ids = store.chunk_ids_of_files([path], MAX_FILE_TEXT_CHUNKS)
+    rows = store.chunks_by_id(ids)
+    return "\n".join(rows[cid].text for cid in ids if cid in rows)
 
 
 def _exempt(store: store_mod.IndexStore) -> frozenset[str]:
@@ -176,6 +184,6 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     context = RankingContext(
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
-        exempt=_exempt(store),
+        exempt=_exempt(store), file_text=lambda path: _file_text(store, path),
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)

@@ -52,6 +52,7 @@ from paqad.index.chunking.chunk import (
     CHUNKER_VERSION, KINDS, MAX_CHUNK_CHARS, SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS, Chunk, dense_text, keyword_text,
 )
 from paqad.index.chunking.code import MAX_DEPTH, MAX_PARSE_BYTES, PARSE_TIMEOUT_SECONDS, CodeCutter
+from paqad.index.chunking.components import component_spans, is_component
 from paqad.index.chunking.data import json_spans, toml_spans, yaml_spans
 from paqad.index.chunking.markup import markdown_spans
 from paqad.index.chunking.packing import HEADER_OVERFLOW_CHARS, Fallback, Lines, Span, finish, text_spans, window_spans
@@ -115,6 +116,8 @@ def chunk_file(
 
 def _spans_for(language: str, text: str, lines: Lines, budget: int, path: str) -> list[Span]:
     if language in SOURCE_LANGUAGES:
+        if is_component(language):  # Vue, Svelte: the scripts by their own cutter, the template as text
+            return component_spans(language, text, lines, budget, path)
         return CodeCutter(language, text, lines, budget, path).spans()
     if language == "markdown":
         return markdown_spans(lines, budget)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from paqad import store as store_mod
 from paqad.search.analysis import QueryInfo
@@ -21,7 +21,9 @@ class RankingContext:
     ``rows``: the fused candidates' chunks by id; ``best``: the highest fused score (the unit of
     additive boosts); ``definitions``: symbol-table matches in force (empty with symbols off);
     ``named_paths``: files the query names (no prior overrides them); ``exempt``: path-prior
-    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`).
+    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`);
+    ``file_text``: an indexed file's text (its chunks joined, read from the index on demand; None:
+    only the candidates' own text is known).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -32,6 +34,7 @@ class RankingContext:
     definitions: tuple[DefinitionMatch, ...]
     named_paths: frozenset[str]
     exempt: frozenset[str]
+    file_text: Callable[[str], str] | None = None
 
     @cached_property
     def definition_shares(self) -> dict[int, float]:

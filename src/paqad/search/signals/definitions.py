@@ -8,7 +8,9 @@ prompt), times ``file_name_boost`` when the file is named like the symbol, times
 for a symbol spelled with another case, and times ``declaration_share`` in a declaration file
 (``.mli``, ``.h``, ``.d.ts``, ``.pyi``) beside an implementation file of the same name that defines
 it too, and times ``constructor_share`` for a non-type chunk defining a bare PascalCase name when
-the type's own chunk is a candidate (Julia outer constructors, Dart factories).
+the type's own chunk is a candidate (Julia outer constructors, Dart factories), and times
+``canonical_share`` for a definition of a name defined in several modules that is not the
+canonical one (an override, a submodule's, a wrapper: :mod:`~paqad.search.signals.canonical`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from paqad import store as store_mod
 from paqad.search.analysis import Identifier
+from paqad.search.signals.canonical import prefer_canonical
 from paqad.search.symbols import DefinitionMatch, defines_in_text
 
 if TYPE_CHECKING:
@@ -69,7 +72,7 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
                 boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
-    return _prefer_types(context, _prefer_implementations(context, shares))
+    return prefer_canonical(context, _prefer_types(context, _prefer_implementations(context, shares)))
 
 
 def _stem(path: str) -> str:
