@@ -15,8 +15,9 @@ from paqad.search.priors import PRIOR_KINDS
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_DECAY
 
 # issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
-ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-                   "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs", "error_literals")
+ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "module_qualifiers", "type_members",
+                   "macro_or_function", "root_package", "platform_variants", "version_copies", "issue_prompts",
+                   "header_pairs", "error_literals")
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,10 @@ class RankingOptions:
     declaration_share: float = 0.7
     constructor_share: float = 0.7
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
+    # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
+    # to its first piece (paqad.search.definition_heads)
+    definition_heads: bool = True
+    overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
     named_file_weight: float = 0.0
@@ -128,6 +133,8 @@ def ablations() -> dict[str, RankingOptions]:
         "no-type-over-constructor": replace(default, constructor_share=1.0),
         "no-definition-picks": replace(default, inexact_case_share=1.0, declaration_share=1.0, constructor_share=1.0),
         "with-strict-definitions": replace(default, strict_definitions=True),
+        "no-definition-heads": replace(default, definition_heads=False),
+        "no-overloads": replace(default, overload_share=1.0),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
         "no-record-data": replace(default, record_data=False),

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
-                                  issue_prompts, name_shape, older, passage_choice, path_priors, path_words,
+                                  issue_prompts, module_qualifiers, name_shape, older, passage_choice, path_priors, path_words,
                                   platform_variants, record_data, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
@@ -64,6 +64,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("reexports", reexports.apply, lambda o: o.symbols),
     Signal("header_declarations", header_declarations.apply, lambda o: o.symbols),
     Signal("qualified_members", name_shape.qualified_members, lambda o: o.symbols),
+    Signal("module_qualifiers", module_qualifiers.apply, lambda o: o.symbols),
     Signal("type_members", name_shape.type_members, lambda o: o.symbols),
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
     Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
