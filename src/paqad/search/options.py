@@ -16,8 +16,8 @@ from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_D
 
 # issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
 ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "module_qualifiers", "type_members",
-                   "macro_or_function", "root_package", "platform_variants", "version_copies", "issue_prompts",
-                   "header_pairs", "error_literals")
+                   "macro_or_function", "root_package", "platform_variants", "platform_twins", "version_copies",
+                   "issue_prompts", "header_pairs", "error_literals")
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ class RankingOptions:
     # to its first piece (paqad.search.definition_heads)
     definition_heads: bool = True
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
+    reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
+    platform_twin_share: float = 0.5  # a name's platform/test copy beside its core definition (signals.platform_twins)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
     named_file_weight: float = 0.0
@@ -135,6 +137,7 @@ def ablations() -> dict[str, RankingOptions]:
         "with-strict-definitions": replace(default, strict_definitions=True),
         "no-definition-heads": replace(default, definition_heads=False),
         "no-overloads": replace(default, overload_share=1.0),
+        "no-reopenings": replace(default, reopening_share=1.0),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
         "no-record-data": replace(default, record_data=False),

@@ -43,13 +43,15 @@ class DefinitionMatch:
 
     ``qualified``: the identifier's qualifier matches the symbol path too; ``exact``: the
     symbol's last component is spelled like the identifier, case included (``UsageException``,
-    not ``usageException``; the table's key ignores case and ``_``).
+    not ``usageException``; the table's key ignores case and ``_``); ``symbol``: the table's
+    symbol path (``Faraday.Request``; empty when not known).
     """
 
     chunk_id: int
     identifier: Identifier
     qualified: bool
     exact: bool = True
+    symbol: str = ""
 
 
 def _qualifier_matches(identifier: Identifier, symbol: str) -> bool:
@@ -105,7 +107,7 @@ def symbol_pool(store: store_mod.IndexStore, info: QueryInfo) -> list[Definition
             continue
         for identifier in by_key.get(key, ()):
             exact = _spelled_like(symbol, identifier.name)
-            found.append(DefinitionMatch(chunk_id, identifier, _qualifier_matches(identifier, symbol), exact))
+            found.append(DefinitionMatch(chunk_id, identifier, _qualifier_matches(identifier, symbol), exact, symbol))
     found.sort(key=lambda m: (not m.qualified, m.identifier.embedded, m.chunk_id))
     return found
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Callable
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
                                   issue_prompts, module_qualifiers, name_shape, older, passage_choice, path_priors, path_words,
-                                  platform_variants, record_data, reexports, saturation, symbol_words)
+                                  platform_twins, platform_variants, record_data, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -57,6 +57,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("path_words", path_words.apply, lambda o: o.path_words),
     Signal("symbol_words", symbol_words.apply, lambda o: o.path_words),
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
+    # before saturation: a core twin in the same file as its variant must not be discounted as its second chunk
+    Signal("platform_twins", platform_twins.apply, lambda o: o.symbols and o.platform_twin_share < 1.0),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
     Signal("record_data", record_data.apply, lambda o: o.record_data and o.priors),

@@ -10,7 +10,8 @@ for a symbol spelled with another case, and times ``declaration_share`` in a dec
 it too, and times ``constructor_share`` for a non-type chunk defining a PascalCase name when
 the type's own chunk is a candidate (Julia outer constructors, Dart factories), and times
 ``overload_share`` for a body-less overload signature beside its implementation
-(:mod:`~paqad.search.signals.overloads`).
+(:mod:`~paqad.search.signals.overloads`), and times ``reopening_share`` for a Ruby namespace
+reopened only to nest another class (:mod:`~paqad.search.signals.reopenings`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 from paqad import store as store_mod
 from paqad.search.analysis import Identifier
 from paqad.search.signals.overloads import prefer_bodies
+from paqad.search.signals.reopenings import discount_reopenings
 from paqad.search.symbols import DefinitionMatch, defines_in_text
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
                 boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
+    shares = discount_reopenings(context, shares, by_table)
     return _prefer_types(context, prefer_bodies(context, _prefer_implementations(context, shares)))
 
 
