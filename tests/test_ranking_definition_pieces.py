@@ -179,7 +179,8 @@ def test_a_typedef_struct_split_over_chunks_is_found_at_its_first_line(projects)
 
 def test_an_overloaded_typescript_function_is_found_at_its_implementation(projects):
     root = projects["ts-overloads"]
-    assert _first(root, "forEachEntry") == ("src/common.ts", _line(TS_COMMON, "export function forEachEntry(collection"))
+    implementation = _line(TS_COMMON, "export function forEachEntry(collection")
+    assert _first(root, "forEachEntry") == ("src/common.ts", implementation)
 
 
 @pytest.mark.parametrize("query, expected", [("stream::Header", ("src/stream.rs", 1)),

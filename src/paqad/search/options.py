@@ -57,6 +57,7 @@ class RankingOptions:
     # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
     # to its first piece (paqad.search.definition_heads)
     definition_heads: bool = True
+    qualified_types: bool = True  # constructor_share for qualified PascalCase names too (bytes_mut::Shared)
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
     reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
     platform_twin_share: float = 0.5  # a name's platform/test copy beside its core definition (signals.platform_twins)
@@ -138,6 +139,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-definition-heads": replace(default, definition_heads=False),
         "no-overloads": replace(default, overload_share=1.0),
         "no-reopenings": replace(default, reopening_share=1.0),
+        "no-qualified-types": replace(default, qualified_types=False),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
         "no-record-data": replace(default, record_data=False),
@@ -147,6 +149,10 @@ def ablations() -> dict[str, RankingOptions]:
             continue  # off by default: "with-..." below
         configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
     configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
+    # every rule of this branch off: main's default before it (bench/README.md, "Symbol def@1")
+    configs["no-symbols-def1"] = replace(default, off=default.off | {"module_qualifiers", "platform_twins"},
+                                         definition_heads=False, overload_share=1.0, reopening_share=1.0,
+                                         qualified_types=False)
     configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off

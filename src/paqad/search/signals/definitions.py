@@ -112,7 +112,8 @@ def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int
     ``constructor_share`` for the chunks that define it but are not a type definition (Julia outer
     constructors, a Dart factory, a Rust ``impl Shared`` block), when a type chunk named so is among
     the candidates too."""
-    names = {i.name for i in context.info.identifiers if i.name[:1].isupper()}
+    names = {i.name for i in context.info.identifiers
+             if i.name[:1].isupper() and (not i.qualified or context.options.qualified_types)}
     if context.options.constructor_share == 1.0 or not names:
         return shares
 

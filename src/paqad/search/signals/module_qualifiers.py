@@ -1,13 +1,13 @@
 """Module qualifiers (issue 24): a qualified name whose qualifier names the definition's module,
 package or folder rather than an enclosing type (Rust ``bytes_mut::Shared``, Python
-``validate.Email``, Go ``slog.Level``, Ruby ``Faraday::Request::Json`` where the class is only
-``Json`` in the symbol table) picks the definition in that module.
+``validate.Email``, Go ``slog.Level``) picks the definition in that module.
 
-The symbol table's qualifier test (:func:`~paqad.search.symbols.symbol_pool`) compares the query's
-qualifier with the symbol path alone, so every module's ``Shared`` gets the bare-name share
-(``unqualified_share``) and the right one ties with its namesakes. Here a candidate whose symbol
-is the asked name, and whose symbol path's owners (if any) are the qualifier's last parts, gets the
-share of a qualified match (its bare-name share / ``unqualified_share``, at most the identifier's factor) when each remaining qualifier part is a folder or the file stem of its path
+The symbol table's qualifier test (:func:`~paqad.search.symbols.symbol_pool`) compares the
+query's qualifier with the symbol path alone, so every module's ``Shared`` gets the bare-name
+share (``unqualified_share``) and the right one ties with its namesakes. Here a candidate whose
+symbol is the asked name, and whose symbol path's owners (if any) are the qualifier's last parts,
+gets the share of a qualified match (its bare-name share / ``unqualified_share``, at most the
+identifier's factor) when each remaining qualifier part is a folder or the file stem of its path
 (:func:`~paqad.search.signals.symbol_shares.path_components`, lower case, ``-`` as ``_``):
 ``bytes_mut::Shared`` -> ``Shared`` in ``src/bytes_mut.rs``, not ``Shared`` in ``src/bytes.rs``;
 ``utils.get_value`` -> ``get_value`` in ``utils.py``, not ``Field.get_value`` in ``fields.py``.
