@@ -7,7 +7,11 @@ projects with the real model; each test asserts the first chunk (file and first 
   (``signals/overloads.py``);
 - a Rust type defined in two modules, asked as ``module::Type``: the named module's struct, not
   the other module's, nor its own ``impl`` block (``signals/module_qualifiers.py`` and the type
-  preference of ``signals/definitions.py``).
+  preference of ``signals/definitions.py``);
+- a Go function written once per platform: the core copy, or the one the query names
+  (``signals/platform_twins.py``);
+- a Ruby ``Request = Struct.new`` whose namespace other files reopen to nest classes: the
+  ``Struct.new`` line (``signals/reopenings.py``).
 """
 
 from __future__ import annotations
@@ -138,6 +142,123 @@ impl Header {
 
 LIB_RS = "pub mod frame;\npub mod stream;\n"
 
+GO_OTHER = """//go:build !windows && !appengine
+
+package logx
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// checkIfTerminal reports whether w is a terminal that understands colour escapes.
+func checkIfTerminal(w io.Writer) bool {
+	switch v := w.(type) {
+	case *os.File:
+		_, err := unix.IoctlGetTermios(int(v.Fd()), unix.TCGETS)
+		return err == nil
+	default:
+		return false
+	}
+}
+"""
+
+GO_WINDOWS = """//go:build windows && !appengine
+
+package logx
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// checkIfTerminal reports whether w is a console, and switches on its colour escapes.
+func checkIfTerminal(w io.Writer) bool {
+	switch v := w.(type) {
+	case *os.File:
+		handle := windows.Handle(v.Fd())
+		var mode uint32
+		if err := windows.GetConsoleMode(handle, &mode); err != nil {
+			return false
+		}
+		mode |= windows.ENABLE_VIRTUAL_TERMINAL_PROCESSING
+		return windows.SetConsoleMode(handle, mode) == nil
+	}
+	return false
+}
+"""
+
+GO_FORMATTER = """package logx
+
+import "io"
+
+// TextFormatter writes entries as key=value pairs, coloured when the output is a terminal.
+type TextFormatter struct {
+	Out      io.Writer
+	coloured bool
+}
+
+// Init decides once whether to colour the output, with checkIfTerminal.
+func (f *TextFormatter) Init() {
+	f.colored = checkIfTerminal(f.Out)
+}
+"""
+
+RUBY_REQUEST = """module Shop
+  # A request to the shop's API: its verb, path, query parameters, headers and body.
+  Request = Struct.new(:http_method, :path, :params, :headers, :body) do
+    # A request for `http_method`, with empty params and headers.
+    def self.create(http_method)
+      new(http_method, nil, {}, {}, nil).tap do |request|
+        yield(request) if block_given?
+      end
+    end
+
+    # Sets a header, replacing any header of the same name.
+    def []=(key, value)
+      headers[key] = value
+    end
+  end
+end
+"""
+
+RUBY_JSON = """module Shop
+  class Request
+    # Encodes the request body as JSON and sets the content type, unless a body type is set.
+    class Json
+      MIME_TYPE = 'application/json'
+
+      def call(request)
+        request.headers['Content-Type'] ||= MIME_TYPE
+        request.body = JSON.generate(request.body) unless request.body.is_a?(String)
+        request
+      end
+    end
+  end
+end
+"""
+
+RUBY_AUTH = """module Shop
+  class Request
+    # Adds an Authorization header with the API token to every request.
+    class Authorization
+      def initialize(token)
+        @token = token
+      end
+
+      def call(request)
+        request.headers['Authorization'] = "Token #{@token}"
+        request
+      end
+    end
+  end
+end
+"""
+
 PROJECTS = {
     "c-struct": {"include/emitter.h": EMITTER_H, "src/emitter.c": EMITTER_C,
                  "Makefile": "all:\n\tcc -Iinclude -c src/emitter.c\n"},
@@ -145,6 +266,11 @@ PROJECTS = {
                      "package.json": '{"name": "entries", "version": "1.0.0"}\n'},
     "rust-modules": {"Cargo.toml": '[package]\nname = "wire"\nversion = "0.1.0"\n', "src/lib.rs": LIB_RS,
                      "src/frame.rs": FRAME_RS, "src/stream.rs": STREAM_RS},
+    "go-twins": {"go.mod": "module example.com/logx\n\ngo 1.21\n", "terminal_check_other.go": GO_OTHER,
+                 "terminal_check_windows.go": GO_WINDOWS, "text_formatter.go": GO_FORMATTER},
+    "ruby-reopenings": {"shop.gemspec": 'Gem::Specification.new { |s| s.name = "shop" }\n',
+                        "lib/shop/request.rb": RUBY_REQUEST, "lib/shop/request/json.rb": RUBY_JSON,
+                        "lib/shop/request/authorization.rb": RUBY_AUTH},
 }
 
 
@@ -195,3 +321,15 @@ def test_without_the_rules_the_lookups_land_elsewhere(projects):
     assert signature == ("src/common.ts", 1)  # the overload signature (with the doc comment and imports)
     no_modules = RankingOptions(off=frozenset({"module_qualifiers"}), constructor_share=1.0)
     assert _first(projects["rust-modules"], "stream::Header", no_modules) != ("src/stream.rs", 1)
+
+
+@pytest.mark.parametrize("query, expected", [("checkIfTerminal", "terminal_check_other.go"),
+                                             ("checkIfTerminal on windows", "terminal_check_windows.go")])
+def test_a_function_written_per_platform_is_found_in_the_asked_copy(projects, query, expected):
+    assert _first(projects["go-twins"], query)[0] == expected
+
+
+def test_a_struct_new_class_is_found_over_the_files_that_reopen_it(projects):
+    root = projects["ruby-reopenings"]
+    assert _first(root, "Request") == ("lib/shop/request.rb", 1)
+    assert _first(root, "Request", RankingOptions(reopening_share=1.0))[0] != "lib/shop/request.rb"
