@@ -60,6 +60,7 @@ class RankingOptions:
     qualified_types: bool = True  # constructor_share for qualified PascalCase names too (bytes_mut::Shared)
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
     reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
+    loose_share: float = 0.5  # a name only on a definition line's tail, beside a sure definition (signals.loose_matches)
     platform_twin_share: float = 0.5  # a name's platform/test copy beside its core definition (signals.platform_twins)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
@@ -140,6 +141,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-overloads": replace(default, overload_share=1.0),
         "no-reopenings": replace(default, reopening_share=1.0),
         "no-qualified-types": replace(default, qualified_types=False),
+        "no-loose-matches": replace(default, loose_share=1.0),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
         "no-record-data": replace(default, record_data=False),
@@ -152,7 +154,7 @@ def ablations() -> dict[str, RankingOptions]:
     # every rule of this branch off: main's default before it (bench/README.md, "Symbol def@1")
     configs["no-symbols-def1"] = replace(default, off=default.off | {"module_qualifiers", "platform_twins"},
                                          definition_heads=False, overload_share=1.0, reopening_share=1.0,
-                                         qualified_types=False)
+                                         qualified_types=False, loose_share=1.0)
     configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off

@@ -11,7 +11,9 @@ it too, and times ``constructor_share`` for a non-type chunk defining a PascalCa
 the type's own chunk is a candidate (Julia outer constructors, Dart factories), and times
 ``overload_share`` for a body-less overload signature beside its implementation
 (:mod:`~paqad.search.signals.overloads`), and times ``reopening_share`` for a Ruby namespace
-reopened only to nest another class (:mod:`~paqad.search.signals.reopenings`).
+reopened only to nest another class (:mod:`~paqad.search.signals.reopenings`), and times
+``loose_share`` for a name found only by the loose pattern when a candidate defines it for sure
+(:mod:`~paqad.search.signals.loose_matches`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from paqad import store as store_mod
 from paqad.search.analysis import Identifier
+from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
 from paqad.search.symbols import DefinitionMatch, defines_in_text
@@ -74,7 +77,7 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
                 boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
-    shares = discount_reopenings(context, shares, by_table)
+    shares = prefer_strict(context, discount_reopenings(context, shares, by_table), by_table)
     return _prefer_types(context, prefer_bodies(context, _prefer_implementations(context, shares)))
 
 
