@@ -15,9 +15,9 @@ to score (not changed in place) and ``context`` is the query's read-only
 7. ``saturation``: a file's later chunks discounted so one file does not fill the list;
 8. ``record_data``: chunks of source code that are only literal records (a generated table) x the
    data prior, like YAML/JSON files (issue 19);
-then issue 24's round-4 signals (symbols across packages, name shapes, platform variants and
-version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each
-module), and last
+then issue 24's round-4 signals (symbols across packages, name shapes, module qualifiers, platform
+variants and version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS`
+and each module; ``platform_twins`` runs before saturation), and last
 9. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
    best chunk of code (issue 19).
 """
