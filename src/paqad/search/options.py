@@ -15,8 +15,9 @@ from paqad.search.priors import PRIOR_KINDS
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_DECAY
 
 # issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
-ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-                   "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs", "error_literals")
+ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "module_qualifiers", "type_members",
+                   "macro_or_function", "root_package", "platform_variants", "platform_twins", "version_copies",
+                   "issue_prompts", "header_pairs", "error_literals")
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,14 @@ class RankingOptions:
     # (an override, a submodule's, a wrapper delegating to another; signals/canonical.py)
     canonical_share: float = 0.7
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
+    # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
+    # to its first piece (paqad.search.definition_heads)
+    definition_heads: bool = True
+    qualified_types: bool = True  # constructor_share for qualified PascalCase names too (bytes_mut::Shared)
+    overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
+    reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
+    loose_share: float = 0.5  # a name only on a definition line's tail, beside a sure definition (signals.loose_matches)
+    platform_twin_share: float = 0.5  # a name's platform/test copy beside its core definition (signals.platform_twins)
     # files the query names (paths, traceback frames, identifiers that are file names)
     named_files: bool = True
     named_file_weight: float = 0.0
@@ -133,6 +142,11 @@ def ablations() -> dict[str, RankingOptions]:
                                        canonical_share=1.0),
         "no-canonical": replace(default, canonical_share=1.0),
         "with-strict-definitions": replace(default, strict_definitions=True),
+        "no-definition-heads": replace(default, definition_heads=False),
+        "no-overloads": replace(default, overload_share=1.0),
+        "no-reopenings": replace(default, reopening_share=1.0),
+        "no-qualified-types": replace(default, qualified_types=False),
+        "no-loose-matches": replace(default, loose_share=1.0),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
         "no-record-data": replace(default, record_data=False),
@@ -142,6 +156,10 @@ def ablations() -> dict[str, RankingOptions]:
             continue  # off by default: "with-..." below
         configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
     configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
+    # every rule of this branch off: main's default before it (bench/README.md, "Symbol def@1")
+    configs["no-symbols-def1"] = replace(default, off=default.off | {"module_qualifiers", "platform_twins"},
+                                         definition_heads=False, overload_share=1.0, reopening_share=1.0,
+                                         qualified_types=False, loose_share=1.0)
     configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off

@@ -15,7 +15,7 @@ compares) live in :mod:`paqad.search.options` and are re-exported here.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from paqad import store as store_mod
 from paqad.embed.base import Embedder
@@ -23,6 +23,7 @@ from paqad.search.analysis import QueryInfo, analyze
 from paqad.search.assembly import assemble
 from paqad.index.tokens import query_terms
 from paqad.search.confidence import NO_QUERY_EVIDENCE, Calibration, Evidence, QueryEvidence, query_evidence
+from paqad.search.definition_heads import definition_heads
 from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
@@ -48,7 +49,8 @@ class Pools:
     without a model); ``bm25``: BM25 score of the lexical pool's chunks (higher is better);
     ``definitions``: symbol-table matches; ``named``: chunk ids of files the query names;
     ``seconds``: time spent, by step; ``dense_missing``: why the dense pool is empty, when a
-    deadline or a model error left it out.
+    deadline or a model error left it out; ``heads``: table chunk -> its definition's first
+    piece (``RankingOptions.definition_heads`` moves the table's match there).
     """
 
     info: QueryInfo
@@ -62,6 +64,9 @@ class Pools:
     seconds: dict[str, float] = field(default_factory=dict)
     dense_missing: Degraded | None = None  # why the dense pool was left out (a deadline, a model error)
     query_evidence: QueryEvidence = NO_QUERY_EVIDENCE  # does the project answer at all (confidence)
+    # symbol-table chunk id -> the first piece of its definition, for definitions named on their
+    # last line (C `typedef struct {...} name;`; paqad.search.definition_heads)
+    heads: dict[int, int] = field(default_factory=dict)
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -123,6 +128,8 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
         hits = lexical_hits(store, lexical_text, pool, None if allowed is None else list(allowed_set))
         info = with_bare_word_symbol(store, info)
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
+        heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
+                 if allowed_set is None or head in allowed_set}
         named_paths = _named_paths(store, info)
         named = tuple(c for c in store.chunk_ids_of_files(named_paths, MAX_NAMED_FILE_CHUNKS)
                       if allowed_set is None or c in allowed_set)
@@ -132,11 +139,12 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
         raise
     side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
-    cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(named))
+    cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
+                          | set(named))
     evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
                               max((s for _, s in hits), default=0.0), side.sims)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
-                 {"gather": time.perf_counter() - started}, side.missing, evidence)
+                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads)
 
 
 _EXEMPT: dict[tuple[int, int], frozenset[str]] = {}
@@ -176,6 +184,9 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     """:func:`rank`, and the :class:`~paqad.search.confidence.Evidence` of each result (same order):
     weighted RRF of the pools, the signals of :data:`~paqad.search.signals.PIPELINE` in force,
     then result assembly."""
+    if options.definition_heads and pools.heads:
+        pools = replace(pools, definitions=tuple(replace(m, chunk_id=pools.heads.get(m.chunk_id, m.chunk_id))
+                                                 for m in pools.definitions))
     scores = weighted_fusion(pools, options)
     if not scores:
         return [], []

@@ -215,6 +215,13 @@ class IndexStore:
         return [int(r[0]) for r in self.db.execute(
             f"SELECT id FROM chunks WHERE path IN ({marks}) ORDER BY path, start_line LIMIT ?", [*paths, limit])]
 
+    def chunks_before(self, path: str, line: int, limit: int = 64) -> list[tuple[int, str | None, str]]:
+        """``(chunk id, symbol, kind)`` of the chunks of ``path`` that start before ``line``, nearest
+        first, at most ``limit`` (the pieces of a split definition above one of them)."""
+        return [(int(r[0]), r[1], r[2]) for r in self.db.execute(
+            "SELECT id, symbol, kind FROM chunks WHERE path = ? AND start_line < ? ORDER BY start_line DESC LIMIT ?",
+            [path, line, limit])]
+
     def counts(self) -> dict[str, object]:
         """``files``, ``chunks``, ``embedded`` (chunks with a vector), ``languages`` (files per
         language) and ``cached_embeddings`` (vectors stored, all models)."""

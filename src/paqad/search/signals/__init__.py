@@ -15,9 +15,9 @@ to score (not changed in place) and ``context`` is the query's read-only
 7. ``saturation``: a file's later chunks discounted so one file does not fill the list;
 8. ``record_data``: chunks of source code that are only literal records (a generated table) x the
    data prior, like YAML/JSON files (issue 19);
-then issue 24's round-4 signals (symbols across packages, name shapes, platform variants and
-version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each
-module), and last
+then issue 24's round-4 signals (symbols across packages, name shapes, module qualifiers, platform
+variants and version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS`
+and each module; ``platform_twins`` runs before saturation), and last
 9. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
    best chunk of code (issue 19).
 """
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
-                                  issue_prompts, name_shape, older, passage_choice, path_priors, path_words,
-                                  platform_variants, record_data, reexports, saturation, symbol_words)
+                                  issue_prompts, module_qualifiers, name_shape, older, passage_choice, path_priors, path_words,
+                                  platform_twins, platform_variants, record_data, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -57,6 +57,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("path_words", path_words.apply, lambda o: o.path_words),
     Signal("symbol_words", symbol_words.apply, lambda o: o.path_words),
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
+    # before saturation: a core twin in the same file as its variant must not be discounted as its second chunk
+    Signal("platform_twins", platform_twins.apply, lambda o: o.symbols and o.platform_twin_share < 1.0),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
     Signal("record_data", record_data.apply, lambda o: o.record_data and o.priors),
@@ -64,6 +66,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("reexports", reexports.apply, lambda o: o.symbols),
     Signal("header_declarations", header_declarations.apply, lambda o: o.symbols),
     Signal("qualified_members", name_shape.qualified_members, lambda o: o.symbols),
+    Signal("module_qualifiers", module_qualifiers.apply, lambda o: o.symbols),
     Signal("type_members", name_shape.type_members, lambda o: o.symbols),
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
     Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),

@@ -7,8 +7,13 @@ name), ``unqualified_share`` for a bare name match of a qualified identifier, ti
 prompt), times ``file_name_boost`` when the file is named like the symbol, times ``inexact_case_share``
 for a symbol spelled with another case, and times ``declaration_share`` in a declaration file
 (``.mli``, ``.h``, ``.d.ts``, ``.pyi``) beside an implementation file of the same name that defines
-it too, and times ``constructor_share`` for a non-type chunk defining a bare PascalCase name when
+it too, and times ``constructor_share`` for a non-type chunk defining a PascalCase name when
 the type's own chunk is a candidate (Julia outer constructors, Dart factories), and times
+``overload_share`` for a body-less overload signature beside its implementation
+(:mod:`~paqad.search.signals.overloads`), and times ``reopening_share`` for a Ruby namespace
+reopened only to nest another class (:mod:`~paqad.search.signals.reopenings`), and times
+``loose_share`` for a name found only by the loose pattern when a candidate defines it for sure
+(:mod:`~paqad.search.signals.loose_matches`), and times
 ``canonical_share`` for a definition of a name defined in several modules that is not the
 canonical one (an override, a submodule's, a wrapper: :mod:`~paqad.search.signals.canonical`).
 """
@@ -20,6 +25,9 @@ from typing import TYPE_CHECKING
 from paqad import store as store_mod
 from paqad.search.analysis import Identifier
 from paqad.search.signals.canonical import prefer_canonical
+from paqad.search.signals.loose_matches import prefer_strict
+from paqad.search.signals.overloads import prefer_bodies
+from paqad.search.signals.reopenings import discount_reopenings
 from paqad.search.symbols import DefinitionMatch, defines_in_text
 
 if TYPE_CHECKING:
@@ -72,7 +80,8 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
                 boost = max(boost, _share(context, row, identifier, table))
         if boost:
             shares[cid] = boost
-    return prefer_canonical(context, _prefer_types(context, _prefer_implementations(context, shares)))
+    shares = prefer_strict(context, discount_reopenings(context, shares, by_table), by_table)
+    return prefer_canonical(context, _prefer_types(context, prefer_bodies(context, _prefer_implementations(context, shares))))
 
 
 def _stem(path: str) -> str:
@@ -105,10 +114,12 @@ TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait",
 
 
 def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
-    """For a bare PascalCase name (``Trie``): shares x ``constructor_share`` for the chunks that
-    define it but are not a type definition (Julia outer constructors, a Dart factory), when a
-    type chunk named so is among the candidates too."""
-    names = {i.name for i in context.info.identifiers if not i.qualified and i.name[:1].isupper()}
+    """For a PascalCase name, bare or qualified (``Trie``, ``bytes_mut::Shared``): shares x
+    ``constructor_share`` for the chunks that define it but are not a type definition (Julia outer
+    constructors, a Dart factory, a Rust ``impl Shared`` block), when a type chunk named so is among
+    the candidates too."""
+    names = {i.name for i in context.info.identifiers
+             if i.name[:1].isupper() and (not i.qualified or context.options.qualified_types)}
     if context.options.constructor_share == 1.0 or not names:
         return shares
 

@@ -29,6 +29,7 @@ PLATFORMS = {
 }
 _ALIASES = {alias: platform for platform, aliases in PLATFORMS.items() for alias in aliases}
 _ALIASES.update({"linux": "unix", "bsd": "unix", "darwin": "unix", "macos": "unix"})
+PLATFORM_ALIASES = _ALIASES  # a word -> the platform it names (platform_twins reads conditions with it)
 _GENERIC_WORDS = frozenset({"platform", "platforms", "portable", "portability", "port", "porting", "os",
                             "operating", "cross", "crossplatform"})
 _TOKEN = "|".join(sorted((re.escape(a) for a in _ALIASES), key=len, reverse=True))

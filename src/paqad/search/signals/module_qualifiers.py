@@ -1,0 +1,67 @@
+"""Module qualifiers (issue 24): a qualified name whose qualifier names the definition's module,
+package or folder rather than an enclosing type (Rust ``bytes_mut::Shared``, Python
+``validate.Email``, Go ``slog.Level``) picks the definition in that module.
+
+The symbol table's qualifier test (:func:`~paqad.search.symbols.symbol_pool`) compares the
+query's qualifier with the symbol path alone, so every module's ``Shared`` gets the bare-name
+share (``unqualified_share``) and the right one ties with its namesakes. Here a candidate whose
+symbol is the asked name, and whose symbol path's owners (if any) are the qualifier's last parts,
+gets the share of a qualified match (its bare-name share / ``unqualified_share``, at most the
+identifier's factor) when each remaining qualifier part is a folder or the file stem of its path
+(:func:`~paqad.search.signals.symbol_shares.path_components`, lower case, ``-`` as ``_``):
+``bytes_mut::Shared`` -> ``Shared`` in ``src/bytes_mut.rs``, not ``Shared`` in ``src/bytes.rs``;
+``utils.get_value`` -> ``get_value`` in ``utils.py``, not ``Field.get_value`` in ``fields.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paqad.search.analysis import Identifier
+from paqad.search.signals.symbol_shares import add_shares, identifier_factor, path_components, symbol_parts
+
+if TYPE_CHECKING:
+    from paqad.search.signals.context import RankingContext
+    from paqad.store import ChunkRow
+
+
+def _norm(part: str) -> str:
+    return part.lower().replace("-", "_")
+
+
+def qualified_by_path(identifier: Identifier, row: ChunkRow) -> bool:
+    """Whether ``row``'s symbol is ``identifier``'s name and the qualifier is its module path plus
+    its owners: the symbol's owner parts end the qualifier, and every qualifier part before them
+    (at least one) is a folder or the stem of ``row.path``."""
+    parts = symbol_parts(row.symbol)
+    if not parts or parts[-1] != identifier.name:
+        return False
+    owners = [_norm(p) for p in parts[:-1]]
+    qualifier = [_norm(p) for p in identifier.parts[:-1]]
+    if len(owners) >= len(qualifier) or (owners and qualifier[-len(owners):] != owners):
+        return False
+    modules = qualifier[:len(qualifier) - len(owners)]
+    components = path_components(row.path)
+    return all(m in components for m in modules)
+
+
+def module_shares(context: RankingContext) -> dict[int, float]:
+    """Chunk id -> the share this signal adds (what a path-qualified definition lacks of a full share)."""
+    extra: dict[int, float] = {}
+    for identifier in (i for i in context.info.identifiers if i.qualified):
+        factor = identifier_factor(context, identifier)
+        for cid, share in context.definition_shares.items():
+            if share < factor and qualified_by_path(identifier, context.rows[cid]):
+                # as if the table had matched the qualifier: the bare-name discount taken back, the
+                # others (another case, an impl block below its type) kept
+                target = min(factor, share / context.options.unqualified_share)
+                extra[cid] = max(extra.get(cid, 0.0), target - share)
+    return extra
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores plus the module-qualifier shares (see the module docstring)."""
+    if not any(i.qualified for i in context.info.identifiers):
+        return scores
+    extra = module_shares(context)
+    return add_shares(scores, context, extra) if extra else scores
