@@ -17,6 +17,8 @@ from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_D
 # issue 24, round 4: the signals at the end of paqad.search.signals.PIPELINE, each ablated by name
 ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
                    "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs", "error_literals")
+# issue 24, issue texts (bench/issues): long prompts only
+ISSUE_TEXT_SIGNALS = ("named_frames", "title_names")
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,10 @@ class RankingOptions:
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     header_pair_prior: float = 1.0  # questions: a C/C++ header beside its candidate implementation; measured, left off
+    # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation")
+    named_file_boost: float = 2.0  # long prompts: a file named by a 2+ component path or traceback frame
+    frame_function_share: float = 1.0  # and its chunk defining the frame's function: + this x best score
+    title_share: float = 0.3  # long prompts: a chunk defining a name of the title line (x definition_boost)
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -137,6 +143,9 @@ def ablations() -> dict[str, RankingOptions]:
             continue  # off by default: "with-..." below
         configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
     configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
+    for name in ISSUE_TEXT_SIGNALS:
+        configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
+    configs["no-issue-texts"] = replace(default, off=default.off | set(ISSUE_TEXT_SIGNALS))
     configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off
