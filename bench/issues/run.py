@@ -73,6 +73,9 @@ def load(names: list[str] | None = None, split: str | None = None) -> list[Issue
         project = IssueProject(data["name"], data["repo"], data["language"], data["split"], tuple(data["cases"]))
         if (names and project.name not in names) or (split and project.split != split):
             continue
+        if data.get("skip") and not names:  # a project left out of the default run (its reason)
+            print(f"{project.name}: skipped ({data['skip']})", file=sys.stderr)
+            continue
         out.append(project)
     return out
 
@@ -175,16 +178,15 @@ class FileBM25:
         return sorted(scores, key=lambda p: (-scores[p], p))
 
 
-def run_project(project: IssueProject, config_names: list[str], log=print) -> dict[str, dict[str, dict]]:
-    """case id -> configuration (and ``bm25``) -> scores and the top-10 files."""
+def run_project(project: IssueProject, configs: dict, log=print) -> dict[str, dict[str, dict]]:
+    """case id -> configuration (name -> RankingOptions, and ``bm25``) -> scores and the top-10 files."""
     from paqad import store as store_mod
     from paqad.build import sync
     from paqad.config import load_settings
     from paqad.embed.factory import get_embedder
     from paqad.project import ProjectPaths
-    from paqad.search import ablations, gather, rank
+    from paqad.search import gather, rank
 
-    configs = ablations()
     out: dict[str, dict[str, dict]] = {}
     seed = ranking_seed(project)
     embedder = None
@@ -205,7 +207,7 @@ def run_project(project: IssueProject, config_names: list[str], log=print) -> di
             if missing:
                 log(f"    gold not indexed: {', '.join(sorted(missing))}")
             gathered = {}
-            for name in config_names:
+            for name in configs:
                 flag = configs[name].long_prompts
                 if flag not in gathered:
                     gathered[flag] = gather(store, embedder, query, long_prompts=flag)
@@ -239,6 +241,8 @@ def main() -> int:
     parser.add_argument("--projects", default="", help="comma-separated project names (default: all)")
     parser.add_argument("--split", choices=("dev", "test"), default=None)
     parser.add_argument("--configs", default="default", help="comma-separated configuration names (run.py --list)")
+    parser.add_argument("--sweep", nargs="*", default=[], metavar="NAME=V1,V2",
+                        help="also rank with the default's option NAME set to each value (tuning, dev only)")
     parser.add_argument("--no-bm25", action="store_true", help="leave the BM25 baseline column out of the tables")
     parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
     args = parser.parse_args()
@@ -248,13 +252,22 @@ def main() -> int:
     unknown = set(config_names) - set(ablations())
     if unknown:
         raise SystemExit(f"unknown configuration(s) {sorted(unknown)}; see bench/ranking/run.py --list")
+    from dataclasses import replace
+
+    known = ablations()
+    configs = {name: known[name] for name in config_names}
+    for item in args.sweep:
+        key, values = item.split("=", 1)
+        for value in values.split(","):
+            configs[f"{key}={value}"] = replace(known["default"], **{key: float(value)})
+    config_names = list(configs)
     projects = load([p for p in args.projects.split(",") if p] or None, args.split)
     scores: dict[str, dict[str, dict]] = {}
     where: dict[str, tuple[str, str]] = {}
     started = time.perf_counter()
     for project in projects:
         print(f"{project.name} ({project.language}, {project.split}, {len(project.cases)} issues)", flush=True)
-        for cid, per in run_project(project, config_names).items():
+        for cid, per in run_project(project, configs).items():
             scores[cid] = per
             where[cid] = (project.split, project.name)
     print(f"\n{len(scores)} issues in {time.perf_counter() - started:.0f}s\n")
