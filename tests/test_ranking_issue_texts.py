@@ -6,6 +6,7 @@ from __future__ import annotations
 from paqad.search import RankingOptions
 from paqad.search.analysis import analyze
 from paqad.search.signals import RankingContext, named_frames, title_names
+from paqad.search.symbols import DefinitionMatch
 from paqad.store import ChunkRow
 
 REPORT = """`kw_only` with `default` breaks `__attrs_pre_init__` call
@@ -29,8 +30,13 @@ def _row(cid: int, path: str, text: str) -> ChunkRow:
                     signature=None, text=text, id=cid)
 
 
-def _context(query: str, rows: dict[int, ChunkRow], options: RankingOptions = RankingOptions()) -> RankingContext:
-    return RankingContext(info=analyze(query), options=options, rows=rows, best=1.0, definitions=(),
+def _context(query: str, rows: dict[int, ChunkRow], options: RankingOptions = RankingOptions(),
+             table: dict[int, str] | None = None) -> RankingContext:
+    """``table``: chunk id -> the query identifier the symbol table says it defines."""
+    info = analyze(query)
+    by_name = {i.name: i for i in info.identifiers}
+    definitions = tuple(DefinitionMatch(cid, by_name[name], True, True) for cid, name in (table or {}).items())
+    return RankingContext(info=info, options=options, rows=rows, best=1.0, definitions=definitions,
                           named_paths=frozenset(), exempt=frozenset())
 
 
@@ -62,10 +68,14 @@ def test_named_files_need_a_long_prompt_and_a_two_part_path():
 
 
 def test_a_title_name_gives_its_definition_a_share():
-    assert title_names.title_identifiers(REPORT) == ("kw_only", "default", "__attrs_pre_init__")
+    assert title_names.title_identifiers(REPORT) == ("kw_only", "__attrs_pre_init__")  # not the plain `default`
     scores = {1: 0.1, 5: 0.1}
-    out = title_names.apply(scores, _context(REPORT, ROWS))
-    assert out[5] == 0.1 + 0.3 * 5.0 * 1.0 and out[1] == 0.1  # _funcs.py defines __attrs_pre_init__
+    table = {5: "__attrs_pre_init__", 1: "_make_init"}  # _make_init is named in a frame, not the title
+    out = title_names.apply(scores, _context(REPORT, ROWS, table=table))
+    assert out[5] == 0.1 + 0.6 * 5.0 * 1.0 and out[1] == 0.1
+    test_row = {6: _row(6, "tests/test_hooks.py", "def __attrs_pre_init__(self):\n    pass\n")}
+    out = title_names.apply({6: 0.1}, _context(REPORT, test_row, table={6: "__attrs_pre_init__"}))
+    assert abs(out[6] - (0.1 + 0.6 * 5.0 * 0.1)) < 1e-9  # x the tests prior
     assert title_names.title_identifiers("x" * 200 + "\nmake_class() breaks") == ()  # no title line
 
 

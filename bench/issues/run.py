@@ -89,10 +89,10 @@ def _git(git_dir: Path, *args: str) -> str:
     return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True, check=True).stdout
 
 
-def materialise(project: IssueProject, case: dict, seed: Path | None) -> Path:
-    """The tree at ``case['parent']`` in ``CACHE_DIR/<id>/`` (idempotent); a new folder starts
+def materialise(project: IssueProject, case: dict, seed: Path | None, cache: Path = CACHE_DIR) -> Path:
+    """The tree at ``case['parent']`` in ``cache/<id>/`` (idempotent); a new folder starts
     with a copy of ``seed``'s index so the sync only redoes what differs."""
-    target = CACHE_DIR / case["id"]
+    target = cache / case["id"]
     if (target / ".materialised").is_file():
         return target
     source = corpora.git_dir(project.repo)
@@ -178,8 +178,13 @@ class FileBM25:
         return sorted(scores, key=lambda p: (-scores[p], p))
 
 
-def run_project(project: IssueProject, configs: dict, log=print) -> dict[str, dict[str, dict]]:
-    """case id -> configuration (name -> RankingOptions, and ``bm25``) -> scores and the top-10 files."""
+def run_project(project: IssueProject, configs: dict, log=print, model: str | None = None) -> dict[str, dict[str, dict]]:
+    """case id -> configuration (name -> RankingOptions, and ``bm25``) -> scores and the top-10 files.
+
+    ``model``: another embedding model than the product's default (its indexes live in their own
+    cache folder, ``bench/.cache/issues-<model>/``)."""
+    from dataclasses import replace
+
     from paqad import store as store_mod
     from paqad.build import sync
     from paqad.config import load_settings
@@ -188,13 +193,16 @@ def run_project(project: IssueProject, configs: dict, log=print) -> dict[str, di
     from paqad.search import gather, rank
 
     out: dict[str, dict[str, dict]] = {}
-    seed = ranking_seed(project)
+    cache = CACHE_DIR if model is None else CACHE_DIR.with_name("issues-" + model.replace("/", "--"))
+    seed = ranking_seed(project) if model is None else None
     embedder = None
     for case in ordered(project):
-        root = materialise(project, case, seed)
+        root = materialise(project, case, seed, cache)
         seed = root
         paths = ProjectPaths(root)
         settings = load_settings(paths, environ={})
+        if model is not None:
+            settings = replace(settings, rag_embedding_model=model)
         embedder = embedder or get_embedder(settings, paths)
         started = time.perf_counter()
         report = sync(paths, settings, embedder)
@@ -243,6 +251,7 @@ def main() -> int:
     parser.add_argument("--configs", default="default", help="comma-separated configuration names (run.py --list)")
     parser.add_argument("--sweep", nargs="*", default=[], metavar="NAME=V1,V2",
                         help="also rank with the default's option NAME set to each value (tuning, dev only)")
+    parser.add_argument("--model", default=None, help="another embedding model (e.g. local/all-MiniLM-L6-v2-static256)")
     parser.add_argument("--no-bm25", action="store_true", help="leave the BM25 baseline column out of the tables")
     parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
     args = parser.parse_args()
@@ -267,7 +276,7 @@ def main() -> int:
     started = time.perf_counter()
     for project in projects:
         print(f"{project.name} ({project.language}, {project.split}, {len(project.cases)} issues)", flush=True)
-        for cid, per in run_project(project, configs).items():
+        for cid, per in run_project(project, configs, model=args.model).items():
             scores[cid] = per
             where[cid] = (project.split, project.name)
     print(f"\n{len(scores)} issues in {time.perf_counter() - started:.0f}s\n")

@@ -100,7 +100,7 @@ class RankingOptions:
     named_file_boost: float = 2.0  # long prompts: a file named by a 2+ component path or traceback frame
     frame_function_share: float = 1.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
-    title_share: float = 0.3  # long prompts: a chunk defining a name of the title line (x definition_boost)
+    title_share: float = 0.6  # long prompts: a chunk defining a name of the title line (x definition_boost)
 
     @property
     def rankers(self) -> tuple[str, ...]:

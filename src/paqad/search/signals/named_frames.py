@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paqad.search.signals.path_priors import prior_of
 from paqad.search.symbols import defines_in_text
 
 if TYPE_CHECKING:
@@ -71,5 +72,5 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
             continue
         out[cid] = score * options.named_file_boost
         if any(defines_in_text(row.text, name) for name in names):
-            out[cid] += options.frame_function_share * context.best
+            out[cid] += options.frame_function_share * context.best * prior_of(context.prior_factors.get(cid, ()))
     return out
