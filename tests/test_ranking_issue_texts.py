@@ -30,7 +30,10 @@ def _row(cid: int, path: str, text: str) -> ChunkRow:
                     signature=None, text=text, id=cid)
 
 
-def _context(query: str, rows: dict[int, ChunkRow], options: RankingOptions = RankingOptions(),
+ON = RankingOptions(named_file_boost=2.0, frame_function_share=1.0, title_share=0.6)  # "with-issue-texts"
+
+
+def _context(query: str, rows: dict[int, ChunkRow], options: RankingOptions = ON,
              table: dict[int, str] | None = None) -> RankingContext:
     """``table``: chunk id -> the query identifier the symbol table says it defines."""
     info = analyze(query)
@@ -79,9 +82,12 @@ def test_a_title_name_gives_its_definition_a_share():
     assert title_names.title_identifiers("x" * 200 + "\nmake_class() breaks") == ()  # no title line
 
 
-def test_both_are_switched_off_by_name():
-    off = RankingOptions(off=frozenset({"named_frames", "title_names"}))
+def test_both_are_off_by_default_and_by_name():
+    from dataclasses import replace
+
     from paqad.search.signals import in_force
 
-    assert "named_frames" in in_force(RankingOptions()) and "title_names" in in_force(RankingOptions())
+    off = replace(ON, off=frozenset({"named_frames", "title_names"}))
+    assert "named_frames" in in_force(ON) and "title_names" in in_force(ON)
     assert "named_frames" not in in_force(off) and "title_names" not in in_force(off)
+    assert "named_frames" not in in_force(RankingOptions()) and "title_names" not in in_force(RankingOptions())
