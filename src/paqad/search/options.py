@@ -18,6 +18,8 @@ from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_D
 ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "module_qualifiers", "type_members",
                    "macro_or_function", "root_package", "platform_variants", "platform_twins", "version_copies",
                    "issue_prompts", "header_pairs", "error_literals")
+# issue 24, issue texts (bench/issues): long prompts only
+ISSUE_TEXT_SIGNALS = ("named_frames", "title_names")
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,13 @@ class RankingOptions:
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     header_pair_prior: float = 1.0  # questions: a C/C++ header beside its candidate implementation; measured, left off
+    # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation")
+    # off by default: on, the 24-project ranking benchmark's dev architecture / PHP / Rust lost
+    # 0.001-0.005 nDCG (config "with-issue-texts" = 2.0, 1.0, 0.6; bench/README.md)
+    named_file_boost: float = 1.0  # long prompts: a file named by a 2+ component path or traceback frame
+    frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
+    issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
+    title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -160,6 +169,10 @@ def ablations() -> dict[str, RankingOptions]:
     configs["no-symbols-def1"] = replace(default, off=default.off | {"module_qualifiers", "platform_twins"},
                                          definition_heads=False, overload_share=1.0, reopening_share=1.0,
                                          qualified_types=False, loose_share=1.0)
+    issue_texts = replace(default, named_file_boost=2.0, frame_function_share=1.0, title_share=0.6)
+    configs["with-issue-texts"] = issue_texts  # measured on bench/issues, left off (bench/README.md)
+    for name in ISSUE_TEXT_SIGNALS:
+        configs[f"with-issue-texts-no-{name.replace('_', '-')}"] = replace(issue_texts, off=issue_texts.off | {name})
     configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off

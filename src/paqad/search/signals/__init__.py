@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
-                                  issue_prompts, module_qualifiers, name_shape, older, passage_choice, path_priors, path_words,
-                                  platform_twins, platform_variants, record_data, reexports, saturation, symbol_words)
+                                  issue_prompts, module_qualifiers, name_shape, named_frames, older, passage_choice,
+                                  path_priors, path_words, platform_twins, platform_variants, record_data, reexports,
+                                  saturation, symbol_words, title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -73,6 +74,9 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
     Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
+    # issue 24, issue texts: a long prompt's named files and frames, its title's names
+    Signal("named_frames", named_frames.apply, lambda o: o.named_file_boost != 1.0 or o.frame_function_share > 0),
+    Signal("title_names", title_names.apply, lambda o: o.symbols and o.title_share > 0),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),

@@ -5,6 +5,8 @@ In a long prompt, unless the prompt names the file (a path, a traceback frame):
 
 - issue/PR/discussion templates and a docs build's ``conf.py`` (the ``templates`` path kind)
   x ``issue_template_prior``: a bug report is written in the template's words;
+- changelogs and release notes x ``issue_changelog_prior`` (on top of ``changelog_prior``): a
+  report's words are the words of the entry that will record its fix;
 - test files x ``tests_prior`` even when the report says "test" (``mentions_tests`` waives the
   tests prior for any query; a report's "I tested with ..." is not a request for tests), unless
   a named path or identifier is a test (``test_x.py``, ``TestFoo``).
@@ -42,6 +44,8 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
         kinds = path_kinds(row.path, row.language, "")
         if "templates" in kinds:
             out[cid] *= options.issue_template_prior
+        if "changelog" in kinds:
+            out[cid] *= options.issue_changelog_prior
         if tests_again and "tests" in kinds:
             out[cid] *= options.tests_prior
     return out
