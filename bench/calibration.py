@@ -67,6 +67,7 @@ STATIC = "local/all-MiniLM-L6-v2-static256"
 TOP_N = 20
 THRESHOLD, RELIEF = 0.75, 0.35  # rag_similarity_threshold / rag_relief_floor defaults
 L2 = 1.0
+PARTIAL = 0.3  # --partial default: the target of an expected file's other chunks (tuned on dev, see bench/README.md)
 ANSWERABLE, OFF_PROJECT, CROSS_PROJECT = "answerable", "off-project", "cross-project"
 
 
@@ -87,14 +88,27 @@ class Prompt:
 @dataclass(frozen=True)
 class Row:
     """One ranked result of a prompt: the prompt's ``key``, its fused rank (1-based), the chunk's
-    location and its evidence vector (:meth:`paqad.search.confidence.Evidence.vector`)."""
+    location and its :class:`paqad.search.confidence.Evidence` (kept whole, so features defined
+    after the rows were collected can be computed with ``--reuse``)."""
 
     key: str
     fused_rank: int
     path: str
     start_line: int
     end_line: int
-    vector: dict
+    evidence: object
+    text: str = ""
+    symbol: str | None = None
+    language: str = ""
+
+    @property
+    def vector(self) -> dict:
+        """The evidence by feature name (:meth:`paqad.search.confidence.Evidence.vector`), cached."""
+        cached = self.__dict__.get("_vector")
+        if cached is None:
+            cached = self.evidence.vector()
+            object.__setattr__(self, "_vector", cached)
+        return cached
 
 
 def split_prompts(split: str, projects: dict) -> list[tuple[str, str, str, str, dict | None]]:
@@ -146,7 +160,7 @@ def collect(split: str, dense: bool = True, root: Path | None = None) -> tuple[l
                     continue
                 pools = gather(store, embedder if dense else None, text)
                 results, evidence = rank_with_evidence(store, pools, top_n=TOP_N, options=options)
-                rows += [Row(key, r.fused_rank, r.path, r.start_line, r.end_line, ev.vector())
+                rows += [Row(key, r.fused_rank, r.path, r.start_line, r.end_line, ev, r.text, r.symbol, r.language)
                          for r, ev in zip(results, evidence)]
         print(f"  {split} {name}: {sum(1 for p in prompts if p.project == name)} prompts", file=sys.stderr, flush=True)
     return prompts, rows
@@ -167,11 +181,16 @@ def collected(split: str, dense: bool, root: Path | None, reuse: bool, tag: str)
 _COLLECTED: set[tuple[str, str]] = set()  # collected in this run already (two fits share the MiniLM rows)
 
 
-def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk") -> np.ndarray:
+def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk", partial: float = 0.0) -> np.ndarray:
     """1.0 for rows right for an answerable prompt, else 0.0: at ``level`` "chunk" by
     ``metrics.chunk_is_right`` (the benchmark's one rule); at "file" when the row's file is one of
-    the case's expected files (the label the fits had before chunk labels; see ``--fit-labels``)."""
+    the case's expected files (the label the fits had before chunk labels; see ``--fit-labels``);
+    at "partial" 1.0 for a right chunk and ``partial`` for another chunk of an expected file (an
+    intermediate target: the agent that gets the right file's wrong passage opens the file)."""
     cases = {p.key: p.case for p in prompts}
+    if level == "partial":
+        chunk, file_ = labels(prompts, rows, "chunk"), labels(prompts, rows, "file")
+        return np.maximum(chunk, partial * file_)
     if level == "file":
         return np.array([1.0 if cases[r.key] is not None and any(e["path"] == r.path for e in cases[r.key]["expected"])
                          else 0.0 for r in rows])
@@ -239,31 +258,38 @@ def reliability(probs: np.ndarray, y: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-def summarise(prompts: list[Prompt], rows: list[Row], calibration) -> dict:
-    """The figures of one fit on one split (see the module docstring)."""
-    from paqad.config import MAX_PASSAGES
+def summarise(prompts: list[Prompt], rows: list[Row], calibration, cap: int | None = None) -> dict:
+    """The figures of one fit on one split (see the module docstring). ``cap``: at most this many
+    confident passages are delivered (default :data:`paqad.config.MAX_PASSAGES`, what the section
+    quotes); ``targeted`` is the share of answerable prompts whose delivered passages (confident,
+    else the relief pair) hold a right chunk."""
+    from paqad.config import MAX_PASSAGES, MAX_RELIEF_RESULTS
     from paqad.search.floor import percent
 
+    cap = MAX_PASSAGES if cap is None else cap
     y = labels(prompts, rows)
     probs = delivered_confidence(rows, calibration)
     by_key: dict[str, list[tuple[float, float]]] = {}
     for r, p, label in zip(rows, probs, y):
         by_key.setdefault(r.key, []).append((float(p), float(label)))
-    forms, passages = {}, []
+    forms, passages, targeted = {}, [], {}
     for p in prompts:
         items = by_key.get(p.key, [])
-        confident = [i for i in items if percent(i[0]) >= percent(THRESHOLD)]
-        relief = [i for i in items if percent(i[0]) >= percent(RELIEF)]
+        confident = [i for i in items if percent(i[0]) >= percent(THRESHOLD)][:cap]
+        relief = [i for i in items if percent(i[0]) >= percent(RELIEF)][:MAX_RELIEF_RESULTS]
         forms[p.key] = "confident" if confident else "low-confidence" if relief else "nothing"
-        passages += [label for _, label in confident[:MAX_PASSAGES]]
+        passages += [label for _, label in confident]
+        targeted[p.key] = any(label for _, label in (confident or relief))
 
     def share(group: str, form: str) -> float:
         keys = [p.key for p in prompts if p.group == group]
         return sum(1 for k in keys if forms[k] == form) / len(keys) if keys else 0.0
 
+    answerable = [p.key for p in prompts if p.group == ANSWERABLE]
     return {"ece": ece(probs, y), "rows": len(rows), "right": int(y.sum()),
             "precision": float(np.mean(passages)) if passages else 0.0, "passages": len(passages),
             "answerable_confident": share(ANSWERABLE, "confident"), "answerable_nothing": share(ANSWERABLE, "nothing"),
+            "targeted": sum(targeted[k] for k in answerable) / len(answerable) if answerable else 0.0,
             "off_confident": share(OFF_PROJECT, "confident"), "off_nothing": share(OFF_PROJECT, "nothing"),
             "cross_confident": share(CROSS_PROJECT, "confident"), "cross_nothing": share(CROSS_PROJECT, "nothing"),
             "prompts": {g: sum(1 for p in prompts if p.group == g) for g in (ANSWERABLE, OFF_PROJECT, CROSS_PROJECT)},
@@ -294,45 +320,63 @@ def static_root() -> Path:
 
 def row_line(name: str, split: str, when: str, s: dict) -> str:
     return (f"| {name} | {split} | {when} | {s['ece']:.3f} | {s['precision']:.3f} ({s['passages']}) | "
-            f"{s['answerable_confident']:.3f} / {s['answerable_nothing']:.3f} | {s['off_nothing']:.3f} / {s['off_confident']:.3f} | "
-            f"{s['cross_confident']:.3f} |")
+            f"{s['answerable_confident']:.3f} / {s['answerable_nothing']:.3f} | {s['targeted']:.3f} | "
+            f"{s['off_nothing']:.3f} / {s['off_confident']:.3f} | {s['cross_confident']:.3f} |")
 
 
-def variants(static: bool) -> dict[str, tuple[tuple[str, ...], bool, Path | None, str]]:
-    """fit name -> (features, dense ranking, corpora root, rows tag)."""
-    from paqad.search.confidence import AGNOSTIC, COSINE_FEATURES, DENSE_FEATURES, FEATURES, KEYWORD_ONLY
+def variants(static: bool, passage: bool = True) -> dict[str, tuple[tuple[str, ...], bool, Path | None, str]]:
+    """fit name -> (features, dense ranking, corpora root, rows tag); ``passage`` False leaves the
+    passage-level features out (the file-level model of main)."""
+    from paqad.search.confidence import AGNOSTIC, COSINE_FEATURES, DENSE_FEATURES, FEATURES, KEYWORD_ONLY, \
+        PASSAGE_FEATURES
 
-    out = {MINILM: (FEATURES, True, None, "minilm"),
-           AGNOSTIC: (tuple(f for f in FEATURES if f not in COSINE_FEATURES), True, None, "minilm"),
-           KEYWORD_ONLY: (tuple(f for f in FEATURES if f not in DENSE_FEATURES), False, None, "keyword")}
+    every = tuple(f for f in FEATURES if passage or f not in PASSAGE_FEATURES)
+    out = {MINILM: (every, True, None, "minilm"),
+           AGNOSTIC: (tuple(f for f in every if f not in COSINE_FEATURES), True, None, "minilm"),
+           KEYWORD_ONLY: (tuple(f for f in every if f not in DENSE_FEATURES), False, None, "keyword")}
     if static:
-        out[STATIC] = (FEATURES, True, static_root(), "static")
+        out[STATIC] = (every, True, static_root(), "static")
     return out
 
 
 def main() -> int:
-    from paqad.search.confidence import file_name
+    from paqad.search.confidence import KEYWORD_ONLY, file_name
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="write the fits to src/paqad/search/calibration/")
+    parser.add_argument("--write", action="store_true",
+                        help="write the fits to src/paqad/search/calibration/ (not keyword-only's: see --write-keyword-only)")
+    parser.add_argument("--write-keyword-only", action="store_true",
+                        help="also write the keyword-only fit (main keeps its own, bench/README 'Confidence refit')")
     parser.add_argument("--static", action="store_true", help=f"also fit {STATIC} on its own indexes")
     parser.add_argument("--reuse", action="store_true", help="reuse the rows of the last run (bench/.cache/calibration-rows)")
     parser.add_argument("--before", default="main", help="git ref of the 'before' fits (default main)")
     parser.add_argument("--tables", action="store_true", help="print the reliability tables")
-    parser.add_argument("--fit-labels", choices=("file", "chunk"), default="file",
-                        help="labels the fit is trained on (default file: a chunk-level fit rates the obvious answer "
-                             "of a small project 14-39 %%; the report is always at chunk level)")
+    parser.add_argument("--fit-labels", choices=("file", "chunk", "partial"), default="partial",
+                        help="labels the fit is trained on: chunk (right chunk 1), file (every chunk of an expected "
+                             "file 1: main's before issue 19's chunk round), partial (right chunk 1, another chunk "
+                             "of an expected file --partial; the default); the report is always at chunk level")
+    parser.add_argument("--partial", type=float, default=PARTIAL,
+                        help=f"target of an expected file's other chunks with --fit-labels partial (default {PARTIAL})")
+    parser.add_argument("--no-passage-features", action="store_true",
+                        help="leave the passage-level features out (main's file-level feature set)")
+    parser.add_argument("--only", default="", help="comma-separated fit names to run (default all)")
     args = parser.parse_args()
     lines = ["| fit | split | fits | ECE (chunk, negatives in) | confident-form precision (passages) | "
-             "answerable confident / nothing | off-project nothing / confident | cross-project confident |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
-    for name, (features, dense, root, tag) in variants(args.static).items():
+             "answerable confident / nothing | answerable targeted | off-project nothing / confident | "
+             "cross-project confident |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    only = {n for n in args.only.split(",") if n}
+    for name, (features, dense, root, tag) in variants(args.static, not args.no_passage_features).items():
+        if only and name not in only:
+            continue
         data = {split: collected(split, dense, root, args.reuse, tag) for split in ("dev", "test")}
         dev_prompts, dev_rows = data["dev"]
+        target = f"partial {args.partial:g}" if args.fit_labels == "partial" else args.fit_labels
         fitted_on = (f"bench/ranking dev half + negatives: {len(dev_prompts)} prompts "
                      f"({sum(p.group == ANSWERABLE for p in dev_prompts)} answerable), {len(dev_rows)} results, "
-                     f"top {TOP_N}, {args.fit_labels}-level labels")
-        calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels), features, name, fitted_on)
+                     f"top {TOP_N}, {target}-level labels")
+        calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels, args.partial), features, name,
+                          fitted_on)
         old = main_fit(name, args.before)
         for split in ("dev", "test"):
             for when, fit_ in (("before", old), ("after", calibration)):
@@ -344,7 +388,7 @@ def main() -> int:
                     print(f"#### {name} {split} {when}: {s['rows']} results, {s['right']} right, prompts {s['prompts']}\n\n"
                           f"{s['table']}\n", flush=True)
         print("\n".join(lines[-4:]), flush=True)
-        if args.write:
+        if args.write and (name != KEYWORD_ONLY or args.write_keyword_only):
             (OUT_DIR / file_name(name)).write_text(json.dumps(calibration.to_dict(), indent=1) + "\n", encoding="utf-8")
             print(f"wrote src/paqad/search/calibration/{file_name(name)}", file=sys.stderr)
     print("\n" + "\n".join(lines))

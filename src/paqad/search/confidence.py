@@ -40,7 +40,15 @@ FEATURES = (
     # ... and its products with the rank: a logistic sum cannot otherwise say "the first result
     # is right when the project answers at all" (the query's evidence matters most at the top)
     "margin_x_rank", "reach_x_rank", "margin_x_cosine", "absent_x_rank", "z_x_rank", "cosine_x_rank", "defines_x_rank",
+    # passage-level evidence (issue 19, "the passage that answers"): what tells the answering chunk
+    # from its file's other chunks
+    "inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap", "symbol_words",
+    "first_in_file_x_rank", "coverage_x_rank",
 )
+# The passage-level features above; a fit without them (``--features base`` in bench/calibration.py)
+# is the file-level model of calibration version 2.
+PASSAGE_FEATURES = frozenset({"inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap",
+                              "symbol_words", "first_in_file_x_rank", "coverage_x_rank"})
 DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "cosine_x_symbol", "cosine_margin",
                             "background_z", "top_cosine", "margin_x_rank", "margin_x_cosine", "z_x_rank",
                             "cosine_x_rank"})
@@ -153,6 +161,15 @@ class Evidence:
     is the product of its path priors (1.0: none applied); ``lines`` the chunk's line count
     (a longer chunk more often holds the answering lines); ``query`` is the query-level
     :class:`QueryEvidence` (the same for every result of one query).
+
+    Passage-level evidence (which chunk of a file answers): ``chunk_in_file`` is the result's
+    1-based place among the results of its own file; ``file_share`` its final score divided by the
+    best final score of its file's candidates (1.0 for the file's best); ``thin`` whether it holds
+    too little code to answer (:func:`paqad.search.signals.passage_choice.is_thin`: a doc comment,
+    an import header, a tail piece); ``term_coverage`` the share of the query's search terms
+    (:func:`paqad.index.tokens.query_terms`) among the chunk's index tokens and ``file_coverage``
+    the same over the union of its file's candidates (both 0.0 without terms); ``symbol_words``
+    the share of the query's words naming its symbol (:func:`paqad.search.priors.symbol_word_share`).
     """
 
     cosine: float
@@ -172,6 +189,12 @@ class Evidence:
     prose: bool
     lines: int = 1
     query: QueryEvidence = NO_QUERY_EVIDENCE
+    chunk_in_file: int = 1
+    file_share: float = 1.0
+    thin: bool = False
+    term_coverage: float = 0.0
+    file_coverage: float = 0.0
+    symbol_words: float = 0.0
 
     def vector(self) -> dict[str, float]:
         """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
@@ -211,6 +234,14 @@ class Evidence:
             "z_x_rank": times(q.background_z, top),
             "cosine_x_rank": self.cosine * top,
             "defines_x_rank": self.defines * top,
+            "inv_chunk_in_file": 1.0 / self.chunk_in_file,
+            "file_share": self.file_share,
+            "thin": float(self.thin),
+            "term_coverage": self.term_coverage,
+            "coverage_gap": max(self.file_coverage - self.term_coverage, 0.0),
+            "symbol_words": self.symbol_words,
+            "first_in_file_x_rank": float(self.chunk_in_file == 1) * top,
+            "coverage_x_rank": self.term_coverage * top,
         }
 
 
