@@ -181,6 +181,89 @@ def collected(split: str, dense: bool, root: Path | None, reuse: bool, tag: str)
 _COLLECTED: set[tuple[str, str]] = set()  # collected in this run already (two fits share the MiniLM rows)
 
 
+BUILTIN_CACHE = ROWS_CACHE / "builtin.pickle"
+
+
+def collect_builtin(reuse: bool) -> list[tuple]:
+    """The built-in ``rag eval`` set (the shipped Ledgerly project, 414 chunks: a small project, no
+    query-level evidence) as the product answers it: for every case ``(case, skipped, results,
+    evidence)``, ``skipped`` when the intent check gave it the nothing form, else the ranked
+    ``rag_top_n`` results and their Evidence. Recorded through ``run_builtin`` (the eval's own
+    temporary copy and index cache under PAQAD_HOME), cached with ``reuse``; replayed with any fit
+    by :func:`builtin_figures`."""
+    if reuse and BUILTIN_CACHE.exists():
+        return pickle.loads(BUILTIN_CACHE.read_bytes())
+    from paqad.config import load_settings
+    from paqad.deliver.intent import classify
+    from paqad.embed.factory import get_embedder
+    from paqad.evaluate.cases import load_cases
+    from paqad.evaluate.retrievers import product_retriever
+    from paqad.evaluate.runner import run_builtin
+    from paqad.project import ProjectPaths
+    from paqad.search import RankingOptions, gather
+    from paqad.search.ranking import rank_with_evidence
+
+    import tempfile
+
+    records: dict[str, tuple] = {}
+    cases = {c.query: c for c in load_cases()}
+
+    def recorder(index, query):
+        known = lambda words: {w for w, n in index.store.document_frequencies(sorted(words)).items() if n}  # noqa: E731
+        if not classify(query, known_terms=known).needs_retrieval:
+            records[query] = (cases[query], True, [], [])
+        else:
+            pools = gather(index.store, index.embedder, query)
+            results, evidence = rank_with_evidence(index.store, pools, top_n=index.settings.rag_top_n,
+                                                   options=RankingOptions())
+            records[query] = (cases[query], False, results, evidence)
+        return product_retriever(index, query)
+
+    with tempfile.TemporaryDirectory(prefix="calibration-builtin-") as folder:
+        paths = ProjectPaths(Path(folder))
+        settings = load_settings(paths, environ={})
+        run_builtin(settings, get_embedder(settings, paths), "feature-off-vs-on", retrievers={"on": recorder})
+    out = list(records.values())
+    ROWS_CACHE.mkdir(parents=True, exist_ok=True)
+    BUILTIN_CACHE.write_bytes(pickle.dumps(out))
+    return out
+
+
+def builtin_figures(records: list[tuple], calibration) -> dict:
+    """The built-in eval's candidate-arm figures with ``calibration`` in place of the shipped fit:
+    hit@5, task success and should-skip success (the gate's minimum checks: 0.40 / 0.40 / 0.75,
+    ``paqad.evaluate.gate.GateThresholds``), and the delivery forms."""
+    from paqad.evaluate.cases import SHOULD_SKIP
+    from paqad.evaluate.gate import GateThresholds, summarize
+    from paqad.evaluate.runner import score_case
+    from paqad.search.confidence import monotone_confidence
+    from paqad.search.floor import NOTHING, FloorOutcome, apply_floor
+
+    scored = []
+    for case, skipped, results, evidence in records:
+        if skipped:
+            outcome = FloorOutcome(NOTHING, (), None, THRESHOLD, RELIEF)
+        else:
+            rated = monotone_confidence([replace(r, confidence=calibration.probability(ev))
+                                         for r, ev in zip(results, evidence)])
+            outcome = apply_floor(rated, THRESHOLD, RELIEF)
+        scored.append(score_case(case, "on", outcome))
+    summary = summarize(scored)
+    skip = [r for r in scored if r.case_class == SHOULD_SKIP]
+    skip_success = sum(r.success for r in skip) / len(skip) if skip else 1.0
+    t = GateThresholds()
+    return {"hit_at_5": summary.hit_at_5, "hits": sum(bool(r.hit) for r in scored if r.expected),
+            "targeted": summary.targeted, "success": summary.success, "cases": summary.cases,
+            "skip_success": skip_success, "forms": {str(k): v for k, v in summary.forms.items()},
+            "passes": (summary.hit_at_5 or 0) >= t.min_hit_at_5 and summary.success >= t.min_task_success
+            and skip_success >= t.min_skip_success}
+
+
+def builtin_line(name: str, when: str, b: dict) -> str:
+    return (f"| {name} | {when} | {b['hits']}/{b['targeted']} = {b['hit_at_5']:.3f} | {b['success']:.3f} | "
+            f"{b['skip_success']:.3f} | {b['forms']} | {'passes' if b['passes'] else 'FAILS'} |")
+
+
 def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk", partial: float = 0.0) -> np.ndarray:
     """1.0 for rows right for an answerable prompt, else 0.0: at ``level`` "chunk" by
     ``metrics.chunk_is_right`` (the benchmark's one rule); at "file" when the row's file is one of
@@ -359,6 +442,8 @@ def main() -> int:
                         help=f"target of an expected file's other chunks with --fit-labels partial (default {PARTIAL})")
     parser.add_argument("--no-passage-features", action="store_true",
                         help="leave the passage-level features out (main's file-level feature set)")
+    parser.add_argument("--no-builtin", action="store_true",
+                        help="skip the built-in rag eval set (the small-project check of each dense fit)")
     parser.add_argument("--only", default="", help="comma-separated fit names to run (default all)")
     args = parser.parse_args()
     lines = ["| fit | split | fits | ECE (chunk, negatives in) | confident-form precision (passages) | "
@@ -366,6 +451,8 @@ def main() -> int:
              "cross-project confident |",
              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     only = {n for n in args.only.split(",") if n}
+    builtin = ["| fit | fits | built-in eval hit@5 | task success | should-skip success | forms | gate minimums |",
+               "|---|---|---:|---:|---:|---|---|"]
     for name, (features, dense, root, tag) in variants(args.static, not args.no_passage_features).items():
         if only and name not in only:
             continue
@@ -388,10 +475,18 @@ def main() -> int:
                     print(f"#### {name} {split} {when}: {s['rows']} results, {s['right']} right, prompts {s['prompts']}\n\n"
                           f"{s['table']}\n", flush=True)
         print("\n".join(lines[-4:]), flush=True)
+        if dense and root is None and not args.no_builtin:
+            records = collect_builtin(args.reuse)
+            for when, fit_ in (("before", old), ("after", calibration)):
+                if fit_ is not None:
+                    builtin.append(builtin_line(name, when, builtin_figures(records, fit_)))
+            print("\n".join(builtin[-2:]), flush=True)
         if args.write and (name != KEYWORD_ONLY or args.write_keyword_only):
             (OUT_DIR / file_name(name)).write_text(json.dumps(calibration.to_dict(), indent=1) + "\n", encoding="utf-8")
             print(f"wrote src/paqad/search/calibration/{file_name(name)}", file=sys.stderr)
     print("\n" + "\n".join(lines))
+    if len(builtin) > 2:
+        print("\n" + "\n".join(builtin))
     return 0
 
 
