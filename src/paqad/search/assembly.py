@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paqad.index.tokens import index_tokens, query_terms
+from paqad.index.tokens import query_terms
 from paqad.search.analysis import SYMBOL
 from paqad.search.confidence import Calibration, Evidence
 from paqad.search.priors import PROSE_LANGUAGES, symbol_word_share
@@ -29,11 +29,14 @@ def _signal_evidence(context: RankingContext) -> tuple[dict[int, float], dict[in
 
 class _Coverage:
     """Which of the query's search terms a chunk, and its file's candidates together, hold
-    (the passage-level evidence ``term_coverage`` / ``file_coverage``); tokens computed once per
-    chunk, files' unions only for files that reach the results."""
+    (the passage-level evidence ``term_coverage`` / ``file_coverage``). A term is held when it
+    occurs in the lowercased text (a substring test: the index's tokens are lowercased identifier
+    parts and joined identifiers, ``retryDelay`` -> ``retrydelay``), which costs a fraction of
+    tokenising every candidate (this runs on the prompt path); files' unions only for files that
+    reach the results."""
 
     def __init__(self, terms: list[str], context: RankingContext, final: dict[int, float]):
-        self.terms = frozenset(terms)
+        self.terms = tuple(terms)
         self.context = context
         self.by_file: dict[str, list[int]] = {}
         for cid in final:
@@ -43,7 +46,8 @@ class _Coverage:
 
     def held(self, cid: int) -> frozenset[str]:
         if cid not in self._held:
-            self._held[cid] = self.terms.intersection(index_tokens(self.context.rows[cid].text))
+            lowered = self.context.rows[cid].text.lower()
+            self._held[cid] = frozenset(t for t in self.terms if t in lowered)
         return self._held[cid]
 
     def chunk(self, cid: int) -> float:
