@@ -136,11 +136,15 @@ def _open(project, root: Path | None):
     return embedder, store_mod.open_store(paths, readonly=True)
 
 
-def collect(split: str, dense: bool = True, root: Path | None = None) -> tuple[list[Prompt], list[Row]]:
+def collect(split: str, dense: bool = True, root: Path | None = None, tag: str = "",
+            names: set[str] | None = None) -> tuple[list[Prompt], list[Row]]:
     """Every prompt of ``split`` and the rows of those that reach search (top :data:`TOP_N`).
 
     ``dense`` False ranks keyword-only (the degraded search); ``root`` is another folder of the
-    corpora (the static model's indexes), else the shared ranking-benchmark copy."""
+    corpora (the static model's indexes), else the shared ranking-benchmark copy. Each target
+    project's prompts and rows are also kept under ``bench/.cache/calibration-rows/`` (``tag``)
+    and taken from there for the projects in ``names`` (``--reuse-projects``: collect a project
+    as soon as its index is built)."""
     from paqad.deliver.intent import classify
     from paqad.search import RankingOptions, gather
     from paqad.search.ranking import rank_with_evidence
@@ -150,28 +154,44 @@ def collect(split: str, dense: bool = True, root: Path | None = None) -> tuple[l
     todo = split_prompts(split, projects)
     prompts, rows = [], []
     for name in sorted({t[1] for t in todo}):
+        cache = ROWS_CACHE / f"{tag}-{split}-{name}.pickle"
+        if names is not None and name in names and cache.exists():
+            own_prompts, own_rows = pickle.loads(cache.read_bytes())
+            prompts += own_prompts
+            rows += own_rows
+            continue
+        own_prompts, own_rows = [], []
         embedder, store = _open(projects[name], root)
         with store:
             known = lambda words: {w for w, n in store.document_frequencies(sorted(words)).items() if n}  # noqa: E731
             for key, target, group, text, case in (t for t in todo if t[1] == name):
                 skipped = not classify(text, known_terms=known).needs_retrieval
-                prompts.append(Prompt(key, target, group, text, case, skipped))
+                own_prompts.append(Prompt(key, target, group, text, case, skipped))
                 if skipped:
                     continue
                 pools = gather(store, embedder if dense else None, text)
                 results, evidence = rank_with_evidence(store, pools, top_n=TOP_N, options=options)
-                rows += [Row(key, r.fused_rank, r.path, r.start_line, r.end_line, ev, r.text, r.symbol, r.language)
-                         for r, ev in zip(results, evidence)]
-        print(f"  {split} {name}: {sum(1 for p in prompts if p.project == name)} prompts", file=sys.stderr, flush=True)
+                own_rows += [Row(key, r.fused_rank, r.path, r.start_line, r.end_line, ev, r.text, r.symbol, r.language)
+                             for r, ev in zip(results, evidence)]
+        if tag:
+            ROWS_CACHE.mkdir(parents=True, exist_ok=True)
+            cache.write_bytes(pickle.dumps((own_prompts, own_rows)))
+        prompts += own_prompts
+        rows += own_rows
+        print(f"  {split} {name}: {len(own_prompts)} prompts", file=sys.stderr, flush=True)
     return prompts, rows
 
 
-def collected(split: str, dense: bool, root: Path | None, reuse: bool, tag: str) -> tuple[list[Prompt], list[Row]]:
-    """:func:`collect`, or the rows of the last run under ``bench/.cache/calibration-rows/`` with ``reuse``."""
+def collected(split: str, dense: bool, root: Path | None, reuse: bool, tag: str,
+              reuse_projects: bool = False) -> tuple[list[Prompt], list[Row]]:
+    """:func:`collect`, or the rows of the last run under ``bench/.cache/calibration-rows/`` with
+    ``reuse``; with ``reuse_projects`` the projects collected before are taken from their own
+    caches and only the others are collected."""
     cache = ROWS_CACHE / f"{tag}-{split}.pickle"
     if (reuse or (tag, split) in _COLLECTED) and cache.exists():
         return pickle.loads(cache.read_bytes())
-    data = collect(split, dense, root)
+    names = {p.name for p in corpora.load_projects()} if reuse_projects else None
+    data = collect(split, dense, root, tag, names)
     ROWS_CACHE.mkdir(parents=True, exist_ok=True)
     cache.write_bytes(pickle.dumps(data))
     _COLLECTED.add((tag, split))
@@ -432,6 +452,9 @@ def main() -> int:
                         help="also write the keyword-only fit (main keeps its own, bench/README 'Confidence refit')")
     parser.add_argument("--static", action="store_true", help=f"also fit {STATIC} on its own indexes")
     parser.add_argument("--reuse", action="store_true", help="reuse the rows of the last run (bench/.cache/calibration-rows)")
+    parser.add_argument("--reuse-projects", action="store_true",
+                        help="take each project's rows collected before (bench/.cache/calibration-rows/TAG-SPLIT-NAME), "
+                             "collect only the others")
     parser.add_argument("--before", default="main", help="git ref of the 'before' fits (default main)")
     parser.add_argument("--tables", action="store_true", help="print the reliability tables")
     parser.add_argument("--fit-labels", choices=("file", "chunk", "partial"), default="partial",
@@ -456,7 +479,7 @@ def main() -> int:
     for name, (features, dense, root, tag) in variants(args.static, not args.no_passage_features).items():
         if only and name not in only:
             continue
-        data = {split: collected(split, dense, root, args.reuse, tag) for split in ("dev", "test")}
+        data = {split: collected(split, dense, root, args.reuse, tag, args.reuse_projects) for split in ("dev", "test")}
         dev_prompts, dev_rows = data["dev"]
         target = f"partial {args.partial:g}" if args.fit_labels == "partial" else args.fit_labels
         fitted_on = (f"bench/ranking dev half + negatives: {len(dev_prompts)} prompts "
