@@ -302,8 +302,22 @@ def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk", partial
                      else 0.0 for r in rows])
 
 
-def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fitted_on: str):
-    """The L2-penalised logistic fit (IRLS, standardised features) of ``y`` on ``rows``' ``features``."""
+def unknown_query(prompts: list[Prompt], rows: list[Row]) -> tuple[float, ...]:
+    """The mean :class:`~paqad.search.confidence.QueryEvidence` of the answerable prompts' first
+    results (field order): what a fit assumes for an index too small to measure it."""
+    from dataclasses import fields
+
+    from paqad.search.confidence import QueryEvidence
+
+    answerable = {p.key for p in prompts if p.group == ANSWERABLE}
+    firsts = [r.evidence.query for r in rows if r.fused_rank == 1 and r.key in answerable]
+    return tuple(float(np.mean([getattr(q, f.name) for q in firsts])) for f in fields(QueryEvidence))
+
+
+def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fitted_on: str,
+        unknown: tuple[float, ...] | None = None):
+    """The L2-penalised logistic fit (IRLS, standardised features) of ``y`` on ``rows``' ``features``;
+    ``unknown`` becomes the fit's :attr:`~paqad.search.confidence.Calibration.unknown_query`."""
     from paqad.search.confidence import CALIBRATION_VERSION, Calibration
 
     x = np.array([[r.vector[f] for f in features] for r in rows], dtype=np.float64)
@@ -323,7 +337,7 @@ def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fi
         if np.abs(step).max() < 1e-8:
             break
     return Calibration(name, CALIBRATION_VERSION, features, tuple(float(v) for v in w[1:]), float(w[0]),
-                       tuple(float(v) for v in means), tuple(float(v) for v in scales), fitted_on)
+                       tuple(float(v) for v in means), tuple(float(v) for v in scales), fitted_on, unknown)
 
 
 def delivered_confidence(rows: list[Row], calibration) -> np.ndarray:
@@ -465,6 +479,8 @@ def main() -> int:
                         help=f"target of an expected file's other chunks with --fit-labels partial (default {PARTIAL})")
     parser.add_argument("--no-passage-features", action="store_true",
                         help="leave the passage-level features out (main's file-level feature set)")
+    parser.add_argument("--no-unknown-query", action="store_true",
+                        help="no assumed query evidence for small indexes (unknown inputs at the training mean, as before)")
     parser.add_argument("--no-builtin", action="store_true",
                         help="skip the built-in rag eval set (the small-project check of each dense fit)")
     parser.add_argument("--only", default="", help="comma-separated fit names to run (default all)")
@@ -486,7 +502,7 @@ def main() -> int:
                      f"({sum(p.group == ANSWERABLE for p in dev_prompts)} answerable), {len(dev_rows)} results, "
                      f"top {TOP_N}, {target}-level labels")
         calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels, args.partial), features, name,
-                          fitted_on)
+                          fitted_on, None if args.no_unknown_query else unknown_query(dev_prompts, dev_rows))
         old = main_fit(name, args.before)
         for split in ("dev", "test"):
             for when, fit_ in (("before", old), ("after", calibration)):

@@ -252,6 +252,14 @@ class Calibration:
     ``name`` is the model id it was fitted for (or :data:`AGNOSTIC` / :data:`KEYWORD_ONLY`);
     ``features`` are the inputs it uses with their ``weights``; ``means``/``scales`` standardise
     them first; ``fitted_on`` says on what (benchmark, split, cases, results).
+
+    ``unknown_query``: the :class:`QueryEvidence` values (its five fields, in order) assumed for a
+    query whose index is too small to measure them (fewer than :data:`BACKGROUND_MIN_CHUNKS`
+    chunks: every field None): the mean first result's evidence of the answerable prompts the fit
+    saw, so the products with the rank keep their meaning (the training mean of
+    ``margin_x_rank`` is over every rank and would rate a small project's first result as if its
+    project barely answered). None (fits before issue 19's chunk round): an unknown input adds
+    nothing (as if it were the training mean).
     """
 
     name: str
@@ -262,10 +270,14 @@ class Calibration:
     means: tuple[float, ...]
     scales: tuple[float, ...]
     fitted_on: str = ""
+    unknown_query: tuple[float, ...] | None = None
 
     def probability(self, evidence: Evidence) -> float:
-        """The fitted probability for ``evidence``; an unknown (None) input adds nothing (as if
-        it were the training mean)."""
+        """The fitted probability for ``evidence``; unknown query-level evidence is
+        :attr:`unknown_query` when the fit carries it, else an unknown (None) input adds nothing
+        (as if it were the training mean)."""
+        if self.unknown_query is not None and evidence.query.bm25_reach is None:
+            evidence = replace(evidence, query=QueryEvidence(*self.unknown_query))
         x = evidence.vector()
         z = self.bias
         for name, w, m, s in zip(self.features, self.weights, self.means, self.scales):
@@ -274,14 +286,19 @@ class Calibration:
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "version": self.version, "features": list(self.features),
-                "weights": list(self.weights), "bias": self.bias, "means": list(self.means),
-                "scales": list(self.scales), "fitted_on": self.fitted_on}
+        out = {"name": self.name, "version": self.version, "features": list(self.features),
+               "weights": list(self.weights), "bias": self.bias, "means": list(self.means),
+               "scales": list(self.scales), "fitted_on": self.fitted_on}
+        if self.unknown_query is not None:
+            out["unknown_query"] = list(self.unknown_query)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Calibration":
+        unknown = data.get("unknown_query")
         return cls(data["name"], int(data["version"]), tuple(data["features"]), tuple(data["weights"]),
-                   float(data["bias"]), tuple(data["means"]), tuple(data["scales"]), data.get("fitted_on", ""))
+                   float(data["bias"]), tuple(data["means"]), tuple(data["scales"]), data.get("fitted_on", ""),
+                   None if unknown is None else tuple(float(v) for v in unknown))
 
 
 def file_name(name: str) -> str:
