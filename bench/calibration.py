@@ -67,7 +67,10 @@ STATIC = "local/all-MiniLM-L6-v2-static256"
 TOP_N = 20
 THRESHOLD, RELIEF = 0.75, 0.35  # rag_similarity_threshold / rag_relief_floor defaults
 L2 = 1.0
-PARTIAL = 0.3  # --partial default: the target of an expected file's other chunks (tuned on dev, see bench/README.md)
+# --partial auto: the grid of targets for an expected file's other chunks, and how many answerable
+# dev prompts' confident deliveries the chosen one may lose against the file-level target (1.0).
+PARTIAL_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+PARTIAL_SLACK = 0.02
 ANSWERABLE, OFF_PROJECT, CROSS_PROJECT = "answerable", "off-project", "cross-project"
 
 
@@ -279,6 +282,26 @@ def builtin_figures(records: list[tuple], calibration) -> dict:
             and skip_success >= t.min_skip_success}
 
 
+def choose_partial(prompts: list[Prompt], rows: list[Row], features: tuple[str, ...], name: str,
+                   unknown: tuple[float, ...] | None, records: list[tuple] | None) -> float:
+    """``--partial auto``, on dev and the built-in eval set only: the smallest target of
+    :data:`PARTIAL_GRID` (the most chunk-honest fit) whose share of answerable dev prompts delivered
+    confident is at least the file-level target's minus :data:`PARTIAL_SLACK`, and whose built-in
+    replay (when ``records``) passes the gate's minimums; 1.0 when none does. Prints the grid."""
+    floor, chosen = None, 1.0
+    for partial in sorted(PARTIAL_GRID, reverse=True):  # 1.0 first: the share to keep
+        calibration = fit(rows, labels(prompts, rows, "partial", partial), features, name, "", unknown)
+        s = summarise(prompts, rows, calibration)
+        b = builtin_figures(records, calibration) if records is not None else {"passes": True, "hits": 0}
+        floor = s["answerable_confident"] - PARTIAL_SLACK if floor is None else floor
+        ok = s["answerable_confident"] >= floor - 1e-9 and b["passes"]
+        print(f"  partial {partial:.1f}: dev precision {s['precision']:.3f}, answerable confident "
+              f"{s['answerable_confident']:.3f}, built-in hit@5 {b['hits']} {'ok' if ok else '-'}", file=sys.stderr)
+        if ok:
+            chosen = partial
+    return chosen
+
+
 def builtin_line(name: str, when: str, b: dict) -> str:
     return (f"| {name} | {when} | {b['hits']}/{b['targeted']} = {b['hit_at_5']:.3f} | {b['success']:.3f} | "
             f"{b['skip_success']:.3f} | {b['forms']} | {'passes' if b['passes'] else 'FAILS'} |")
@@ -475,8 +498,14 @@ def main() -> int:
                         help="labels the fit is trained on: chunk (right chunk 1), file (every chunk of an expected "
                              "file 1: main's before issue 19's chunk round), partial (right chunk 1, another chunk "
                              "of an expected file --partial; the default); the report is always at chunk level")
-    parser.add_argument("--partial", type=float, default=PARTIAL,
-                        help=f"target of an expected file's other chunks with --fit-labels partial (default {PARTIAL})")
+    parser.add_argument("--partial", default="auto",
+                        help="target of an expected file's other chunks with --fit-labels partial: a number, or auto "
+                             "(default): the smallest of PARTIAL_GRID whose dev answerable-confident share is within "
+                             f"{PARTIAL_SLACK} of the file-level target's and whose built-in eval replay passes the "
+                             "gate minimums (dev and the built-in set only)")
+    parser.add_argument("--cap", type=int, default=None,
+                        help="report as if the confident form delivered at most this many passages (a delivery "
+                             "variant measured, not the product's rule; default MAX_PASSAGES)")
     parser.add_argument("--no-passage-features", action="store_true",
                         help="leave the passage-level features out (main's file-level feature set)")
     parser.add_argument("--no-unknown-query", action="store_true",
@@ -497,25 +526,30 @@ def main() -> int:
             continue
         data = {split: collected(split, dense, root, args.reuse, tag, args.reuse_projects) for split in ("dev", "test")}
         dev_prompts, dev_rows = data["dev"]
-        target = f"partial {args.partial:g}" if args.fit_labels == "partial" else args.fit_labels
+        unknown = None if args.no_unknown_query else unknown_query(dev_prompts, dev_rows)
+        records = collect_builtin(args.reuse) if dense and root is None and not args.no_builtin else None
+        partial = 1.0
+        if args.fit_labels == "partial":
+            partial = (choose_partial(dev_prompts, dev_rows, features, name, unknown, records)
+                       if args.partial == "auto" else float(args.partial))
+        target = f"partial {partial:g}" if args.fit_labels == "partial" else args.fit_labels
         fitted_on = (f"bench/ranking dev half + negatives: {len(dev_prompts)} prompts "
                      f"({sum(p.group == ANSWERABLE for p in dev_prompts)} answerable), {len(dev_rows)} results, "
                      f"top {TOP_N}, {target}-level labels")
-        calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels, args.partial), features, name,
-                          fitted_on, None if args.no_unknown_query else unknown_query(dev_prompts, dev_rows))
+        calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels, partial), features, name,
+                          fitted_on, unknown)
         old = main_fit(name, args.before)
         for split in ("dev", "test"):
             for when, fit_ in (("before", old), ("after", calibration)):
                 if fit_ is None:
                     continue
-                s = summarise(*data[split], fit_)
+                s = summarise(*data[split], fit_, args.cap)
                 lines.append(row_line(name, split, when, s))
                 if args.tables:
                     print(f"#### {name} {split} {when}: {s['rows']} results, {s['right']} right, prompts {s['prompts']}\n\n"
                           f"{s['table']}\n", flush=True)
         print("\n".join(lines[-4:]), flush=True)
-        if dense and root is None and not args.no_builtin:
-            records = collect_builtin(args.reuse)
+        if records is not None:
             for when, fit_ in (("before", old), ("after", calibration)):
                 if fit_ is not None:
                     builtin.append(builtin_line(name, when, builtin_figures(records, fit_)))
