@@ -100,3 +100,60 @@ def test_a_name_lookup_keeps_the_definition_even_when_it_is_thin(pool_project, m
     assert first() == ("src/Pool.java", 16, 27)  # `public final class Pool {` is line 24
     monkeypatch.setattr(passage_choice, "MAX_LOOKUP_WORDS", 0)  # without the lookup rule it is traded
     assert first() == ("src/Pool.java", 45, 57)
+
+
+def test_each_result_carries_its_passage_evidence(pool_project):
+    """The confidence's passage-level inputs (search/assembly.py): place among its file's results,
+    share of the file's best score, thin or not, and the query terms the chunk and its file hold."""
+    from paqad import store as store_mod
+    from paqad.search import RankingOptions, gather
+    from paqad.search.ranking import rank_with_evidence
+
+    paths = ProjectPaths(pool_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+    query = "how does the pool limit how many tasks run concurrently and queue the rest"
+    with store_mod.open_store(paths, readonly=True) as store:
+        results, evidence = rank_with_evidence(store, gather(store, embedder, query), top_n=10,
+                                               options=RankingOptions())
+    got = {(r.path, r.start_line, r.end_line): (ev.chunk_in_file, round(ev.file_share, 3), ev.thin,
+                                                 round(ev.term_coverage, 3), round(ev.file_coverage, 3))
+           for r, ev in zip(results, evidence)}
+    # 8 query terms (pool limit many tasks run concurrently queue rest); the Javadoc header holds 7
+    # of them but is thin, and the code that answers (runAndRelease, traded up by passage choice)
+    # holds one: coverage alone would pick the wrong passage, the place in the file the right one.
+    assert got == {
+        ("src/Pool.java", 45, 57): (1, 1.0, False, 0.125, 0.875),
+        ("src/Main.java", 1, 11): (1, 1.0, False, 0.125, 0.125),
+        ("src/Pool.java", 16, 27): (2, 0.488, True, 0.625, 0.875),
+        ("src/Pool.java", 1, 15): (3, 0.238, True, 0.875, 0.875),
+        ("src/Pool.java", 29, 31): (4, 0.117, True, 0.25, 0.875),
+        ("src/Pool.java", 33, 43): (5, 0.057, False, 0.375, 0.875),
+    }
+    vector = evidence[0].vector()
+    assert (vector["inv_chunk_in_file"], vector["first_in_file_x_rank"], vector["coverage_gap"]) == (1.0, 1.0, 0.75)
+
+
+def test_a_small_index_is_rated_with_the_fits_assumed_query_evidence(pool_project):
+    """Under 500 chunks the query-level evidence is unknown; a fit that carries ``unknown_query``
+    rates the result exactly as if its query had that evidence."""
+    from dataclasses import replace
+
+    from paqad import store as store_mod
+    from paqad.search import RankingOptions, gather
+    from paqad.search.confidence import QueryEvidence, load_calibration
+    from paqad.search.ranking import rank_with_evidence
+
+    paths = ProjectPaths(pool_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+    with store_mod.open_store(paths, readonly=True) as store:
+        _, evidence = rank_with_evidence(store, gather(store, embedder, "where are waiting tasks started"), top_n=3,
+                                         options=RankingOptions())
+    assert evidence[0].query == QueryEvidence(None, None, None, None, None)
+    shipped = load_calibration("Xenova/all-MiniLM-L6-v2")
+    assumed = (0.9, 0.05, 0.2, 3.7, 0.6)
+    fit = replace(shipped, unknown_query=assumed)
+    known = replace(evidence[0], query=QueryEvidence(*assumed))
+    assert fit.probability(evidence[0]) == fit.probability(known) == replace(shipped, unknown_query=None).probability(known)
+    assert replace(shipped, unknown_query=None).probability(evidence[0]) != fit.probability(evidence[0])

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paqad.index.tokens import query_terms
 from paqad.search.analysis import SYMBOL
 from paqad.search.confidence import Calibration, Evidence
-from paqad.search.priors import PROSE_LANGUAGES
+from paqad.search.priors import PROSE_LANGUAGES, symbol_word_share
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, in_force
+from paqad.search.signals.passage_choice import is_thin
 from paqad.search.signals.path_priors import prior_of
 
 if TYPE_CHECKING:
@@ -23,6 +25,43 @@ def _signal_evidence(context: RankingContext) -> tuple[dict[int, float], dict[in
     priors = {cid: prior_of(f) for cid, f in context.prior_factors.items()} if "path_priors" in names else {}
     words = context.path_word_shares if "path_words" in names else {}
     return defines, priors, words
+
+
+class _Coverage:
+    """Which of the query's search terms a chunk, and its file's candidates together, hold
+    (the passage-level evidence ``term_coverage`` / ``file_coverage``). A term is held when it
+    occurs in the lowercased text (a substring test: the index's tokens are lowercased identifier
+    parts and joined identifiers, ``retryDelay`` -> ``retrydelay``), which costs a fraction of
+    tokenising every candidate (this runs on the prompt path); files' unions only for files that
+    reach the results."""
+
+    def __init__(self, terms: list[str], context: RankingContext, final: dict[int, float]):
+        self.terms = tuple(terms)
+        self.context = context
+        self.by_file: dict[str, list[int]] = {}
+        for cid in final:
+            self.by_file.setdefault(context.rows[cid].path, []).append(cid)
+        self._held: dict[int, frozenset[str]] = {}
+        self._file: dict[str, float] = {}
+
+    def held(self, cid: int) -> frozenset[str]:
+        if cid not in self._held:
+            lowered = self.context.rows[cid].text.lower()
+            self._held[cid] = frozenset(t for t in self.terms if t in lowered)
+        return self._held[cid]
+
+    def chunk(self, cid: int) -> float:
+        return len(self.held(cid)) / len(self.terms) if self.terms else 0.0
+
+    def file(self, path: str) -> float:
+        if path not in self._file:
+            union: set[str] = set()
+            for cid in self.by_file.get(path, ()):
+                union |= self.held(cid)
+                if len(union) == len(self.terms):
+                    break
+            self._file[path] = len(union) / len(self.terms) if self.terms else 0.0
+        return self._file[path]
 
 
 def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, top_n: int,
@@ -41,6 +80,11 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
     evidence: list[Evidence] = []
     seen_texts: set[str] = set()
     file_ranks: dict[str, int] = {}
+    file_best: dict[str, float] = {}  # best final score of each file's candidates (order is best first)
+    for cid in order:
+        file_best.setdefault(context.rows[cid].path, final[cid])
+    in_file: dict[str, int] = {}
+    coverage = _Coverage(query_terms(info.lexical_text), context, final)
     for cid in order:
         if len(results) == top_n:
             break
@@ -49,6 +93,8 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             continue  # the same code again (a .d.ts twin, a bundled copy): show it once, best-ranked
         seen_texts.add(row.text)
         file_ranks.setdefault(row.path, len(file_ranks) + 1)
+        in_file[row.path] = in_file.get(row.path, 0) + 1
+        best_of_file = file_best[row.path]
         cosine = float(pools.cosine.get(cid, 0.0))
         ev = Evidence(
             cosine=cosine, top_cosine=top_cosine,
@@ -60,6 +106,9 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             path_words=words.get(cid, 0.0), prior=prior.get(cid, 1.0), symbol_query=info.kind == SYMBOL,
             long_prompt=info.long, prose=row.language in PROSE_LANGUAGES,
             lines=row.end_line - row.start_line + 1, query=pools.query_evidence,
+            chunk_in_file=in_file[row.path], file_share=final[cid] / best_of_file if best_of_file > 0 else 1.0,
+            thin=is_thin(row), term_coverage=coverage.chunk(cid), file_coverage=coverage.file(row.path),
+            symbol_words=symbol_word_share(info.words, row.symbol or ""),
         )
         evidence.append(ev)
         results.append(SearchResult(

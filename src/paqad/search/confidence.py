@@ -40,7 +40,15 @@ FEATURES = (
     # ... and its products with the rank: a logistic sum cannot otherwise say "the first result
     # is right when the project answers at all" (the query's evidence matters most at the top)
     "margin_x_rank", "reach_x_rank", "margin_x_cosine", "absent_x_rank", "z_x_rank", "cosine_x_rank", "defines_x_rank",
+    # passage-level evidence (issue 19, "the passage that answers"): what tells the answering chunk
+    # from its file's other chunks
+    "inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap", "symbol_words",
+    "first_in_file_x_rank", "coverage_x_rank",
 )
+# The passage-level features above; a fit without them (``--features base`` in bench/calibration.py)
+# is the file-level model of calibration version 2.
+PASSAGE_FEATURES = frozenset({"inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap",
+                              "symbol_words", "first_in_file_x_rank", "coverage_x_rank"})
 DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "cosine_x_symbol", "cosine_margin",
                             "background_z", "top_cosine", "margin_x_rank", "margin_x_cosine", "z_x_rank",
                             "cosine_x_rank"})
@@ -153,6 +161,15 @@ class Evidence:
     is the product of its path priors (1.0: none applied); ``lines`` the chunk's line count
     (a longer chunk more often holds the answering lines); ``query`` is the query-level
     :class:`QueryEvidence` (the same for every result of one query).
+
+    Passage-level evidence (which chunk of a file answers): ``chunk_in_file`` is the result's
+    1-based place among the results of its own file; ``file_share`` its final score divided by the
+    best final score of its file's candidates (1.0 for the file's best); ``thin`` whether it holds
+    too little code to answer (:func:`paqad.search.signals.passage_choice.is_thin`: a doc comment,
+    an import header, a tail piece); ``term_coverage`` the share of the query's search terms
+    (:func:`paqad.index.tokens.query_terms`) among the chunk's index tokens and ``file_coverage``
+    the same over the union of its file's candidates (both 0.0 without terms); ``symbol_words``
+    the share of the query's words naming its symbol (:func:`paqad.search.priors.symbol_word_share`).
     """
 
     cosine: float
@@ -172,6 +189,12 @@ class Evidence:
     prose: bool
     lines: int = 1
     query: QueryEvidence = NO_QUERY_EVIDENCE
+    chunk_in_file: int = 1
+    file_share: float = 1.0
+    thin: bool = False
+    term_coverage: float = 0.0
+    file_coverage: float = 0.0
+    symbol_words: float = 0.0
 
     def vector(self) -> dict[str, float]:
         """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
@@ -211,6 +234,14 @@ class Evidence:
             "z_x_rank": times(q.background_z, top),
             "cosine_x_rank": self.cosine * top,
             "defines_x_rank": self.defines * top,
+            "inv_chunk_in_file": 1.0 / self.chunk_in_file,
+            "file_share": self.file_share,
+            "thin": float(self.thin),
+            "term_coverage": self.term_coverage,
+            "coverage_gap": max(self.file_coverage - self.term_coverage, 0.0),
+            "symbol_words": self.symbol_words,
+            "first_in_file_x_rank": float(self.chunk_in_file == 1) * top,
+            "coverage_x_rank": self.term_coverage * top,
         }
 
 
@@ -221,6 +252,14 @@ class Calibration:
     ``name`` is the model id it was fitted for (or :data:`AGNOSTIC` / :data:`KEYWORD_ONLY`);
     ``features`` are the inputs it uses with their ``weights``; ``means``/``scales`` standardise
     them first; ``fitted_on`` says on what (benchmark, split, cases, results).
+
+    ``unknown_query``: the :class:`QueryEvidence` values (its five fields, in order) assumed for a
+    query whose index is too small to measure them (fewer than :data:`BACKGROUND_MIN_CHUNKS`
+    chunks: every field None): the mean first result's evidence of the answerable prompts the fit
+    saw, so the products with the rank keep their meaning (the training mean of
+    ``margin_x_rank`` is over every rank and would rate a small project's first result as if its
+    project barely answered). None (fits before issue 19's chunk round): an unknown input adds
+    nothing (as if it were the training mean).
     """
 
     name: str
@@ -231,10 +270,14 @@ class Calibration:
     means: tuple[float, ...]
     scales: tuple[float, ...]
     fitted_on: str = ""
+    unknown_query: tuple[float, ...] | None = None
 
     def probability(self, evidence: Evidence) -> float:
-        """The fitted probability for ``evidence``; an unknown (None) input adds nothing (as if
-        it were the training mean)."""
+        """The fitted probability for ``evidence``; unknown query-level evidence is
+        :attr:`unknown_query` when the fit carries it, else an unknown (None) input adds nothing
+        (as if it were the training mean)."""
+        if self.unknown_query is not None and evidence.query.bm25_reach is None:
+            evidence = replace(evidence, query=QueryEvidence(*self.unknown_query))
         x = evidence.vector()
         z = self.bias
         for name, w, m, s in zip(self.features, self.weights, self.means, self.scales):
@@ -243,14 +286,19 @@ class Calibration:
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "version": self.version, "features": list(self.features),
-                "weights": list(self.weights), "bias": self.bias, "means": list(self.means),
-                "scales": list(self.scales), "fitted_on": self.fitted_on}
+        out = {"name": self.name, "version": self.version, "features": list(self.features),
+               "weights": list(self.weights), "bias": self.bias, "means": list(self.means),
+               "scales": list(self.scales), "fitted_on": self.fitted_on}
+        if self.unknown_query is not None:
+            out["unknown_query"] = list(self.unknown_query)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Calibration":
+        unknown = data.get("unknown_query")
         return cls(data["name"], int(data["version"]), tuple(data["features"]), tuple(data["weights"]),
-                   float(data["bias"]), tuple(data["means"]), tuple(data["scales"]), data.get("fitted_on", ""))
+                   float(data["bias"]), tuple(data["means"]), tuple(data["scales"]), data.get("fitted_on", ""),
+                   None if unknown is None else tuple(float(v) for v in unknown))
 
 
 def file_name(name: str) -> str:

@@ -98,10 +98,17 @@ def is_thin(row: store_mod.ChunkRow) -> bool:
     """True when ``row`` holds too little code to answer a question (see the module's rule)."""
     if row.language not in judged_languages():
         return False
-    code, nonblank = code_lines(row.text, row.language)
+    return _thin_text(row.text, row.language)
+
+
+@lru_cache(maxsize=4096)
+def _thin_text(text: str, language: str) -> bool:
+    # Cached by text: this signal and the result's evidence (search/assembly.py) judge the same
+    # chunks of one query, and the warm process sees the same chunks again across prompts.
+    code, nonblank = code_lines(text, language)
     if code < MIN_CODE_LINES or code < MIN_CODE_SHARE * nonblank:
         return True
-    return MIN_BEHAVIOUR_LINES > 0 and behaviour_lines(row.text) < MIN_BEHAVIOUR_LINES
+    return MIN_BEHAVIOUR_LINES > 0 and behaviour_lines(text) < MIN_BEHAVIOUR_LINES
 
 
 def _defines_named(row: store_mod.ChunkRow, words: set[str]) -> bool:
