@@ -81,6 +81,10 @@ class RankingOptions:
     long_prompts: bool = True
     # a file's thin best chunk (doc comment, imports, tail) trades places with its best code chunk
     passage_choice: bool = True
+    # within a file, chunks ordered by their own evidence (signals.passage_order; 0.0 = off)
+    passage_bm25_weight: float = 0.0
+    passage_symbol_weight: float = 0.0
+    passage_thin_weight: float = 0.0
     # chunks of source code that are only literal records (generated tables) x data_prior
     record_data: bool = True
     off: frozenset[str] = frozenset()

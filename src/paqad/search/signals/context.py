@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Mapping
 
@@ -21,7 +21,9 @@ class RankingContext:
     ``rows``: the fused candidates' chunks by id; ``best``: the highest fused score (the unit of
     additive boosts); ``definitions``: symbol-table matches in force (empty with symbols off);
     ``named_paths``: files the query names (no prior overrides them); ``exempt``: path-prior
-    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`).
+    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`);
+    ``bm25``: the BM25 score of the candidates the lexical pool holds (higher is better, absent: not
+    in the pool), which a signal comparing chunks of one file reads (empty when not given).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -32,6 +34,7 @@ class RankingContext:
     definitions: tuple[DefinitionMatch, ...]
     named_paths: frozenset[str]
     exempt: frozenset[str]
+    bm25: Mapping[int, float] = field(default_factory=dict)
 
     @cached_property
     def definition_shares(self) -> dict[int, float]:
