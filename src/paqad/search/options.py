@@ -85,6 +85,8 @@ class RankingOptions:
     passage_bm25_weight: float = 0.0
     passage_symbol_weight: float = 0.0
     passage_thin_weight: float = 0.0
+    passage_order_last: bool = False  # exploring: after passage_choice
+    dominant_file_lead: float = 0.0  # the first file's lead over the second that lists its 2nd chunk 2nd (0 = off)
     # chunks of source code that are only literal records (generated tables) x data_prior
     record_data: bool = True
     off: frozenset[str] = frozenset()

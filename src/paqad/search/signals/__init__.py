@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
-                                  issue_prompts, name_shape, older, passage_choice, passage_order, path_priors, path_words,
+                                  dominant_file, issue_prompts, name_shape, older, passage_choice, passage_order, path_priors, path_words,
                                   platform_variants, record_data, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
@@ -72,9 +72,12 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
+    Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply,
-           lambda o: bool(o.passage_bm25_weight or o.passage_symbol_weight or o.passage_thin_weight)),
+           lambda o: bool(o.passage_bm25_weight or o.passage_symbol_weight or o.passage_thin_weight) and not o.passage_order_last),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
+    Signal("passage_order_last", passage_order.apply,
+           lambda o: bool(o.passage_bm25_weight or o.passage_symbol_weight or o.passage_thin_weight) and o.passage_order_last),
 )
 
 
