@@ -9,14 +9,15 @@ body holds the asked words. So each file's candidate chunks are ordered again by
 evidence and take the file's scores in that order (a permutation within the file: files keep
 their places, file-level figures cannot move).
 
-Evidence of a chunk ``c`` of file ``f`` (each term in [0, 1] but the last):
-``final(c) / final(f's best)`` + ``passage_bm25_weight`` x ``bm25(c) / bm25(f's best)`` +
-``passage_symbol_weight`` x the share of the query's words naming parts of ``c``'s symbol −
-``passage_thin_weight`` when ``c`` is a thin passage (:func:`~.passage_choice.is_thin`).
+Evidence of a chunk ``c`` of file ``f``, both terms in [0, 1]: ``score(c) / score(f's best)``
+(what every signal so far says, saturation included) + ``passage_bm25_weight`` x
+``bm25(c) / max bm25 over f's candidates`` (0 for a chunk outside the BM25 pool). Runs before
+``passage_choice``, which still trades a thin winner (a doc comment, imports) for code.
 
-Not for symbol queries, and a file whose best chunk defines a name of a short query (a name
-lookup, :data:`~.passage_choice.MAX_LOOKUP_WORDS` words) is left as it is: a lookup lands on the
-definition line (DESIGN §6).
+Not for symbol queries. A file whose best chunk defines a name the query holds stays as it is
+when the query is a name lookup (:data:`~.passage_choice.MAX_LOOKUP_WORDS` words at most) or the
+chunk is a function or method (``what does sign_extend return ...``): there the definition is the
+answer (DESIGN §6). A named type's chunk (:data:`TYPE_CHUNKS`) is ordered like any other.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
-from paqad.search.priors import symbol_word_share
-from paqad.search.signals.passage_choice import MAX_LOOKUP_WORDS, is_thin
+from paqad.search.signals.passage_choice import MAX_LOOKUP_WORDS
 
 # Chunk kinds of a type's definition (its doc comment, fields, the head of its impl): a question
 # that names the type asks what it does, which its methods hold.
@@ -37,19 +37,10 @@ if TYPE_CHECKING:
 
 def evidence(ids: list[int], scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Chunk id -> its evidence within its file (``ids``: the file's candidates, best first)."""
-    options = context.options
+    weight = context.options.passage_bm25_weight
     top = scores[ids[0]] or 1.0
     top_bm25 = max((context.bm25.get(cid, 0.0) for cid in ids), default=0.0) or 1.0
-    out = {}
-    for cid in ids:
-        row = context.rows[cid]
-        value = scores[cid] / top + options.passage_bm25_weight * context.bm25.get(cid, 0.0) / top_bm25
-        if options.passage_symbol_weight and row.symbol:
-            value += options.passage_symbol_weight * symbol_word_share(context.info.words, row.symbol)
-        if options.passage_thin_weight and is_thin(row):
-            value -= options.passage_thin_weight
-        out[cid] = value
-    return out
+    return {cid: scores[cid] / top + weight * context.bm25.get(cid, 0.0) / top_bm25 for cid in ids}
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
@@ -63,9 +54,11 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
         by_file.setdefault(context.rows[cid].path, []).append(cid)
     out = dict(scores)
     for ids in by_file.values():
-        if len(ids) < 2 or (defines.get(ids[0], 0.0) > 0 and (lookup or context.rows[ids[0]].kind not in TYPE_CHUNKS)):
+        best = context.rows[ids[0]]
+        if len(ids) < 2 or (defines.get(ids[0], 0.0) > 0 and (lookup or best.kind not in TYPE_CHUNKS)):
             continue
         value = evidence(ids, scores, context)
-        for slot, cid in zip(ids, sorted(ids, key=lambda c: (-value[c], ids.index(c)))):
+        place = {cid: i for i, cid in enumerate(ids)}  # ties keep the file's order
+        for slot, cid in zip(ids, sorted(ids, key=lambda c: (-value[c], place[c]))):
             out[cid] = scores[slot]
     return out
