@@ -95,6 +95,12 @@ class RankingOptions:
     long_prompts: bool = True
     # a file's thin best chunk (doc comment, imports, tail) trades places with its best code chunk
     passage_choice: bool = True
+    # within a file, chunks ordered by their score share + this x their BM25 share (signals.passage_order;
+    # 0.0 = off; dev: 0.5 / 1 / 2 / 4 gave where+architecture passage@1 0.397 / 0.411 / 0.425 / 0.425)
+    passage_bm25_weight: float = 2.0
+    # the first file's lead over the second at which its 2nd chunk is listed 2nd (signals.dominant_file;
+    # measured, left off: no where/architecture case of dev moved at 1.5-5)
+    dominant_file_lead: float = 0.0
     # chunks of source code that are only literal records (generated tables) x data_prior
     record_data: bool = True
     off: frozenset[str] = frozenset()
@@ -127,7 +133,7 @@ def ablations() -> dict[str, RankingOptions]:
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
-                          passage_choice=False, record_data=False)
+                          passage_choice=False, record_data=False, passage_bm25_weight=0.0)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -158,6 +164,8 @@ def ablations() -> dict[str, RankingOptions]:
         "no-loose-matches": replace(default, loose_share=1.0),
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
+        "no-passage-order": replace(default, passage_bm25_weight=0.0),
+        "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),
     }
     for name in ROUND_4_SIGNALS:

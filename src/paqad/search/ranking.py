@@ -195,6 +195,6 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     context = RankingContext(
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
-        exempt=_exempt(store), file_text=lambda path: _file_text(store, path),
+        exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)

@@ -17,9 +17,12 @@ to score (not changed in place) and ``context`` is the query's read-only
    data prior, like YAML/JSON files (issue 19);
 then issue 24's round-4 signals (symbols across packages, name shapes, module qualifiers, platform
 variants and version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS`
-and each module; ``platform_twins`` runs before saturation), and last
-9. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
-   best chunk of code (issue 19).
+and each module; ``platform_twins`` runs before saturation), and last (issue 19) three that never
+move a file:
+9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
+10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
+11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
+   best chunk of code.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
-                                  issue_prompts, module_qualifiers, name_shape, named_frames, older, passage_choice,
-                                  path_priors, path_words, platform_twins, platform_variants, record_data, reexports,
-                                  saturation, symbol_words, title_names)
+from paqad.search.signals import (coherence, definitions, dominant_file, error_literals, header_declarations,
+                                  header_pairs, issue_prompts, module_qualifiers, name_shape, named_frames, older,
+                                  passage_choice, passage_order, path_priors, path_words, platform_twins,
+                                  platform_variants, record_data, reexports, saturation, symbol_words, title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -79,6 +82,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("title_names", title_names.apply, lambda o: o.symbols and o.title_share > 0),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
+    Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
+    Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Mapping
 
@@ -23,7 +23,9 @@ class RankingContext:
     ``named_paths``: files the query names (no prior overrides them); ``exempt``: path-prior
     kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`);
     ``file_text``: an indexed file's text (its chunks joined, read from the index on demand; None:
-    only the candidates' own text is known).
+    only the candidates' own text is known);
+    ``bm25``: the BM25 score of the candidates the lexical pool holds (higher is better, absent: not
+    in the pool), which a signal comparing chunks of one file reads (empty when not given).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -35,6 +37,7 @@ class RankingContext:
     named_paths: frozenset[str]
     exempt: frozenset[str]
     file_text: Callable[[str], str] | None = None
+    bm25: Mapping[int, float] = field(default_factory=dict)
 
     @cached_property
     def definition_shares(self) -> dict[int, float]:
