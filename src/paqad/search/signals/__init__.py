@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (coherence, definitions, error_literals, header_declarations, header_pairs,
-                                  issue_prompts, name_shape, older, passage_choice, path_priors, path_words,
+from paqad.search.signals import (central_files, coherence, definitions, error_literals, file_stems, header_declarations,
+                                  header_pairs, interface_pairs, issue_prompts, name_shape, older, passage_choice, path_priors, path_words,
                                   platform_variants, record_data, reexports, saturation, symbol_words)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
@@ -56,6 +56,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("path_priors", path_priors.apply, lambda o: o.priors),
     Signal("path_words", path_words.apply, lambda o: o.path_words),
     Signal("symbol_words", symbol_words.apply, lambda o: o.path_words),
+    Signal("file_stems", file_stems.apply, lambda o: o.path_words and o.file_stem_boost > 0.0),
+    Signal("central_files", central_files.apply, lambda o: o.priors and o.central_prior != 0.0),
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
@@ -68,9 +70,11 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
     Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
     Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
+    Signal("platform_twins", platform_variants.platform_twins, lambda o: o.priors and o.platform_twin_prior < 1.0),
     Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
+    Signal("interface_pairs", interface_pairs.apply, lambda o: o.priors and o.interface_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
 )

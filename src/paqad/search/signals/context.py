@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Mapping
 
@@ -21,7 +21,8 @@ class RankingContext:
     ``rows``: the fused candidates' chunks by id; ``best``: the highest fused score (the unit of
     additive boosts); ``definitions``: symbol-table matches in force (empty with symbols off);
     ``named_paths``: files the query names (no prior overrides them); ``exempt``: path-prior
-    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`).
+    kinds that hold most of the project's code (:func:`~paqad.search.priors.exempt_kinds`);
+    ``file_chunks``: every indexed file's chunk count (empty: unknown).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -32,6 +33,7 @@ class RankingContext:
     definitions: tuple[DefinitionMatch, ...]
     named_paths: frozenset[str]
     exempt: frozenset[str]
+    file_chunks: Mapping[str, int] = field(default_factory=dict)  # path -> its chunk count (central_files)
 
     @cached_property
     def definition_shares(self) -> dict[int, float]:
