@@ -37,6 +37,8 @@ int thread_join(thread_t *t) {
 FS_C = """#include <stdio.h>
 #include <unistd.h>
 
+/* Thin wrappers over the C library: rename, unlink, mkdir. */
+
 int fs_rename(const char *from, const char *to) {
     return rename(from, to);
 }
@@ -72,7 +74,20 @@ void workers_close(void) {
 }
 """
 
-STEMS = {"src/thread.c": THREAD_C, "src/fs.c": FS_C, "src/workers.c": WORKERS_C,
+PATHS_C = """#include <string.h>
+
+/* File system paths: every operation on the file system takes a path, so the file system layer
+ * normalises paths first. A path on the file system has components; file system operations join
+ * and split them here before the operation runs. */
+int paths_join(char *out, const char *dir, const char *name) {
+    strcpy(out, dir);
+    strcat(out, "/");
+    strcat(out, name);
+    return 0;
+}
+"""
+
+STEMS = {"src/thread.c": THREAD_C, "src/fs.c": FS_C, "src/workers.c": WORKERS_C, "src/paths.c": PATHS_C,
          "src/thread.h": "typedef struct { unsigned long id; } thread_t;\n"
                          "int thread_start(thread_t *t, void (*entry)(void *), void *arg);\n"
                          "int thread_join(thread_t *t);\n"}
@@ -331,11 +346,19 @@ ON = RankingOptions()
 
 
 def test_probe_orders(stems, twins, interfaces, modules, central):
-    for root, queries in ((stems, ["how are threads started and joined?", "file system operations like rename and unlink"]),
+    for root, queries in ((stems, ["how are threads started and joined?", "file system operations like rename and unlink", "where are the file system operations?", "how does a thread start?", "which code starts a thread?"]),
                           (twins, ["how is a socket made non-blocking on windows?", "how is a socket made non-blocking on linux?"]),
                           (interfaces, ["how are cookies from a response remembered and sent back on later requests?"]),
                           (modules, ["how is the buffer module organised: the adapters like chain, take and reader?"]),
                           (central, ["how is the job pipeline organised: which stages does a job go through and which parts are involved?"])):
         for q in queries:
-            for label, opts in (("default", RankingOptions()), ("on", replace(RankingOptions(), file_stem_boost=1.0, central_prior=0.2, interface_prior=0.7, module_barrels=True, platform_twin_prior=0.5))):
+            for label, opts in (("default", RankingOptions()), ("round5-off", RankingOptions(interface_prior=1.0, module_barrels=False, platform_twin_prior=1.0)), ("stems", RankingOptions(file_stem_boost=1.0)), ("central", RankingOptions(central_prior=0.2)), ("central1", RankingOptions(central_prior=1.0))):
+                print(label, q, _files(root, q, opts))
+
+
+def test_probe2(stems, modules):
+    for root, queries in ((stems, ["where are the file system operations?", "where is the fs code?"]),
+                          (modules, ["how is the buffer module organised?", "what does the buf module export?", "how is the buffer module organised: the read traits and the adapters around them?"])):
+        for q in queries:
+            for label, opts in (("default", RankingOptions()), ("round5-off", RankingOptions(interface_prior=1.0, module_barrels=False, platform_twin_prior=1.0)), ("stems", RankingOptions(file_stem_boost=1.0))):
                 print(label, q, _files(root, q, opts))

@@ -21,9 +21,11 @@ report names many files in passing). Stems too generic to name a topic (``index`
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from paqad.index.tokens import STOPWORDS
 from paqad.search.analysis import SYMBOL
 from paqad.search.priors import PROSE_LANGUAGES, DATA_LANGUAGES, stem_parts
 
@@ -90,24 +92,34 @@ def _covered(part: str, words: tuple[str, ...]) -> bool:
     return reach[len(part)]
 
 
-def _initials(part: str, words: tuple[str, ...]) -> bool:
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+# question words (STOPWORDS without the nouns a project's files are about: "file", "code", ...)
+_FUNCTION_WORDS = STOPWORDS - {"file", "files", "code", "function", "functions", "method", "methods"}
+
+
+@lru_cache(maxsize=4096)
+def initials(text: str) -> str:
+    """The first letters of the question's words, question words left out: "where are the file
+    system operations" -> ``fso`` (the stopword list drops "file", which an abbreviation needs)."""
+    return "".join(w[0].lower() for w in _WORD.findall(text) if w.lower() not in _FUNCTION_WORDS)
+
+
+def _initials(part: str, heads: str) -> bool:
     """``fs`` for "file system": the part is the initials of consecutive query words."""
-    if len(part) not in ABBREVIATION:
-        return False
-    heads = "".join(w[0] for w in words)
-    return part in heads
+    return len(part) in ABBREVIATION and part in heads
 
 
 @lru_cache(maxsize=16384)
-def stem_named(words: tuple[str, ...], path: str) -> bool:
-    """Whether the query's ``words`` say every part of ``path``'s file-name stem."""
+def stem_named(words: tuple[str, ...], path: str, heads: str = "") -> bool:
+    """Whether the query's ``words`` (or, for a short part, the ``heads`` of its words:
+    :func:`initials`) say every part of ``path``'s file-name stem."""
     parts = stem_parts(path)
     joined = "".join(parts)
     if not parts or joined in GENERIC_STEMS:
         return False
     if len(parts) > 1 and any(w == joined for w in words):
         return True  # an identifier in the question: "BytesMut" names bytes_mut.rs
-    return all(_covered(p, words) or _initials(p, words) for p in parts)
+    return all(_covered(p, words) or _initials(p, heads) for p in parts)
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
@@ -116,8 +128,9 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     info = context.info
     if info.kind == SYMBOL or info.long or not info.words:
         return scores
+    heads = initials(info.text)
     named = {cid for cid, row in context.rows.items() if cid in scores
-             and row.language not in PROSE_LANGUAGES | DATA_LANGUAGES and stem_named(info.words, row.path)}
+             and row.language not in PROSE_LANGUAGES | DATA_LANGUAGES and stem_named(info.words, row.path, heads)}
     if len({context.rows[cid].path for cid in named}) > MAX_NAMED:
         return scores  # "the adapters like take, chain, limit and reader": a list of parts, not the key noun
     out = dict(scores)
