@@ -26,20 +26,25 @@ def _context(options: RankingOptions) -> RankingContext:
 
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-               "root_package", "platform_variants", "version_copies", "issue_prompts", "header_pairs", "error_literals")
-    assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "older",
-                                          "coherence", "saturation", "record_data", *round_4, "passage_choice"]
+               "root_package", "platform_variants", "platform_twins", "version_copies", "issue_prompts", "header_pairs",
+               "interface_pairs", "error_literals")  # with round 5's platform_twins and interface_pairs
+    assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
+                                          "central_files", "older", "coherence", "saturation", "record_data", *round_4,
+                                          "passage_choice"]
     off_by_default = ("root_package", "platform_variants", "header_pairs", "error_literals")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older", "saturation",
                                           "record_data", *(name for name in round_4 if name not in off_by_default),
                                           "passage_choice")
+    assert in_force(ablations()["with-file-stems"])[4] == "file_stems"
+    assert in_force(ablations()["with-central-files"])[4] == "central_files"
+    assert not {"platform_twins", "interface_pairs"} & set(in_force(ablations()["no-round-5"]))
     assert in_force(ablations()["no-record-data"]) == in_force(RankingOptions(off=frozenset({"record_data"})))
     assert in_force(ablations()["no-passage-choice"]) == in_force(RankingOptions(off=frozenset({"passage_choice"})))
-    assert in_force(ablations()["with-root-package"])[-5:-3] == ("macro_or_function", "root_package")
-    assert in_force(ablations()["with-header-pairs"])[-2:] == ("header_pairs", "passage_choice")
+    assert in_force(ablations()["with-root-package"])[-7:-5] == ("macro_or_function", "root_package")
+    assert in_force(ablations()["with-header-pairs"])[-3:] == ("header_pairs", "interface_pairs", "passage_choice")
     assert in_force(ablations()["with-error-literals"])[-2:] == ("error_literals", "passage_choice")
     assert "reexports" not in in_force(ablations()["no-reexports"])
-    assert not set(round_4) & set(in_force(ablations()["no-round-4"]))
+    assert not (set(round_4) - {"platform_twins", "interface_pairs"}) & set(in_force(ablations()["no-round-4"]))
     assert "platform_variants" in in_force(ablations()["with-platform-variants"])
     assert in_force(RankingOptions(off=frozenset({"saturation"}))) == in_force(ablations()["no-saturation"])
     assert in_force(ablations()["rrf"]) == ()
