@@ -136,3 +136,28 @@ def test_usage_errors_are_one_line_naming_the_help_to_read(tmp_path: Path) -> No
     assert run("rag", "status", "--project-root", str(a_file)) == (
         2, "", f"paqad-ai: error: Invalid value for '--project-root': Directory '{a_file}' is a file "
                "(see `paqad-ai rag status --help`)\n")
+
+
+def test_ctrl_c_during_init_exits_130_and_says_interrupted(tmp_path: Path) -> None:
+    # Seen on urfave/cli: Ctrl-C while `init` embedded printed "paqad-ai: aborted" and exited 2,
+    # the code of a user error; a shell, CI or wrapper script tells an interruption by 130.
+    import signal
+
+    write_files(tmp_path, {"pyproject.toml": '[project]\nname = "many"\n',
+                           **{f"src/many/h{i:03}.py": f"def handle_{i:03}(event):\n    return event.kind == {i}\n"
+                              for i in range(400)}})
+    git(tmp_path, "init", "-q")
+    env = {**os.environ, "PAQAD_RAG_WARM_PROCESS": "false"}
+    proc = subprocess.Popen([PAQAD_AI, "rag", "init", "--provider", "local", "--project-root", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("keyword search ready"):
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    lines = [line for line in ("".join(seen) + err).splitlines() if line.strip()]
+    assert proc.returncode == 130 and lines[-1] == "paqad-ai: interrupted", lines
+    assert out == ""

@@ -113,3 +113,14 @@ def test_unknown_key_suggests_the_close_one_and_the_cli_prints_one_line(tmp_path
     assert main(["rag", "status", "--json", "--project-root", str(tmp_path)]) == 0
     err = capsys.readouterr().err
     assert err == "paqad-ai: warning: .paqad/.config: unknown config key 'rag_tpo_n' (kept, ignored); did you mean rag_top_n?\n"
+
+
+def test_an_upper_case_key_is_pointed_to_its_lower_case_spelling(tmp_path, capsys):
+    # Seen as a new user: `RAG_TOP_N = 5` in a team file was ignored with no hint.
+    from paqad.cli.main import main
+
+    write_files(tmp_path, {".paqad/configs/.config.team": "RAG_TOP_N = 5\n"})
+    assert main(["rag", "status", "--json", "--project-root", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert err == ("paqad-ai: warning: .paqad/configs/.config.team: unknown config key 'RAG_TOP_N' (kept, ignored); "
+                   "did you mean rag_top_n?\n")

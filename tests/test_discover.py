@@ -226,6 +226,13 @@ def test_max_file_size_is_checked_in_bytes(tmp_path: Path) -> None:
             ["cpp", "shell"], ["Makefile", "main.c", "util.h"], id="makefile with C",
         ),
         pytest.param(
+            {"configure.ac": "AC_INIT([demo], [1.0])\nAM_INIT_AUTOMAKE\nAC_PROG_CC\nAC_OUTPUT\n",
+             "Makefile.am": "bin_PROGRAMS = demo\ndemo_SOURCES = src/main.c src/util.h\n",
+             "src/main.c": PY, "src/util.h": PY, "docs/Pipfile": "[packages]\njinja2 = \"*\"\n", "docs/build.py": PY},
+            ["python", "cpp", "shell"], ["docs/build.py", "src/main.c", "src/util.h"],
+            id="autotools (no Makefile in the tree) beside a python docs tool",
+        ),
+        pytest.param(
             {"App.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup></PropertyGroup></Project>",
              "Program.cs": PY, "bin/Debug/Gen.cs": PY, "obj/x.cs": PY},
             ["csharp", "shell"], ["Program.cs"], id="csharp (bin/obj are output)",

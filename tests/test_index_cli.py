@@ -148,6 +148,8 @@ def test_init_twice_keeps_the_index_unless_rebuild(project):
     code, out, err = run("rag", "init", project=project)
     assert code == 0
     assert "Index already built (5 files" in err
+    # It named --yes, which only answers questions (the --yes run below keeps the index).
+    assert "Use `paqad-ai rag init --rebuild` to rebuild from scratch." in err and "--yes" not in err
     assert out.endswith("index up to date (5 files, " + str(status_json(project)["index"]["chunks"]) + " chunks)\n")
     assert status_json(project)["index"]["built_at"] == built
     code, out, err = run("rag", "init", "--yes", project=project)  # --yes answers questions, nothing more

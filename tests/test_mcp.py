@@ -385,3 +385,26 @@ def test_malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving(ind
     assert stderr.count("paqad-ai mcp: answered a malformed message with error") == len(cases), stderr
     assert "error -32700: Parse error: not JSON" in stderr and 'error -32600: Invalid Request: no "method"' in stderr
     assert proc.returncode == 0
+
+
+def test_a_lone_surrogate_in_a_tool_argument_gets_an_answer(indexed: Path) -> None:
+    # Valid JSON (`\ud800`, half an emoji): the SDK could not write the reply that echoes the query
+    # and dropped it without a word; the client waited for ever.
+    proc = subprocess.Popen([PAQAD_AI, "mcp", "--project-root", str(indexed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        for message in (INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}):
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+        assert _reply(proc)["id"] == 1
+        proc.stdin.write('{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search_code", '
+                         '"arguments": {"query": "\\ud800 retry with backoff"}}}\n')
+        proc.stdin.flush()
+        reply = _reply(proc)
+        assert reply["id"] == 2 and reply["result"]["isError"] is False
+        text = reply["result"]["content"][0]["text"]
+        assert "for '\ufffd retry with backoff'." in text.splitlines()[0], text
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert proc.returncode == 0

@@ -16,7 +16,7 @@ from conftest import build_index, write_files
 
 from paqad.config import load_settings
 from paqad.hosts import HOSTS
-from paqad.hosts.prompt_hook import parse_hook_input, render_output, run_prompt_hook
+from paqad.hosts.prompt_hook import parse_hook_input, read_stdin, render_output, run_prompt_hook
 from paqad.project import ProjectPaths
 
 PAQAD_AI = str(Path(sys.executable).parent / "paqad-ai")
@@ -153,6 +153,17 @@ def test_parse_tolerates_malformed_input(raw: bytes) -> None:
     assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (None, None, True)
 
 
+def test_a_payload_already_in_the_pipe_is_read_past_the_stdin_deadline() -> None:
+    # On a loaded CPU (load 30 on 2 cores) the interpreter's start used up the stdin share of the
+    # budget, and a host's complete payload was dropped as "stdin is not a JSON object".
+    payload = b'{"session_id": "s", "prompt": "where is the help flag parsed"}'
+    read_end, write_end = os.pipe()
+    os.write(write_end, payload)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as stream:
+        assert read_stdin(time.monotonic() - 5.0, stream) == payload
+
+
 def test_parse_ignores_fields_of_the_wrong_type() -> None:
     parsed = parse_hook_input(b'{"prompt": 42, "cwd": ["x"], "workspace_roots": "nope"}')
     assert (parsed.prompt, parsed.start_dir, parsed.malformed) == (None, None, False)
@@ -252,6 +263,21 @@ def test_malformed_stdin(host: str, stdin: bytes, indexed: Path) -> None:
     if stdin:
         assert "stdin is not a JSON object; prompt not recorded" in hook_log(paths)
     wait_for_refresh(paths, since)  # still refreshed: changed files are a query too
+
+
+def test_a_prompt_with_a_lone_surrogate_gets_its_section_and_is_recorded(indexed: Path) -> None:
+    # Valid JSON (`\ud83d`, half an emoji): recording the prompt raised UnicodeEncodeError and the
+    # search never answered ("search did not finish"), so the prompt got nothing.
+    paths = ProjectPaths(indexed)
+    raw = json.dumps({"session_id": "s", "cwd": str(indexed), "prompt": "\ud83d " + PROMPT}).encode()
+    assert b"\\ud83d" in raw
+    env = dict(_hook_env(), PAQAD_RAG_HOOK_BUDGET_MS="5000")
+    proc, _ = run_hook("claude", raw, root=indexed, env=env)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    section = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "### src/shop/retry.py:L" in section
+    assert json.loads(paths.last_prompt.read_text(encoding="utf-8"))["prompt"] == "\ufffd " + PROMPT
+    assert "UnicodeEncodeError" not in hook_log(paths)
 
 
 @pytest.mark.parametrize("host", ["claude", "cursor"])

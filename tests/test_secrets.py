@@ -189,3 +189,68 @@ def test_sdk_log_records_are_scrubbed(caplog):
         "error_message='bad key [redacted]'",
         "headers: Authorization: Bearer [redacted]",
     ]
+
+
+# --- Credentials written into project files (paqad.index.redact) ------------------------------
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY42"
+STRIPE = "sk_live_51HqLyjSECRETsecret0000abcd"
+PEM_BODY = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2xsecretPEMbody"
+CREDENTIAL_FILES = {
+    "pyproject.toml": '[project]\nname = "shop"\n',
+    "conf/credentials.yaml": f"region: eu-west-1\naws_access_key_id: AKIAIOSFODNN7SECRET1\naws_secret_access_key: {AWS_SECRET}\n",
+    "src/shop/billing.py": (f'STRIPE_KEY = "{STRIPE}"\n\n\n'
+                            'def charge(card, cents):\n    """Charge the card through the payment API."""\n'
+                            '    return api.charge(card, cents, key=STRIPE_KEY)\n'),
+    "conf/service-account.json": ('{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+                                  f'{PEM_BODY}\\n-----END PRIVATE KEY-----\\n", "client_email": "ci@shop.iam"}}\n'),
+    "tests/fixtures/server_key.md": (f"# Test key\n\n-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n{PEM_BODY}\n"
+                                     "-----END RSA PRIVATE KEY-----\n\nUsed by the TLS tests.\n"),
+}
+SECRET_VALUES = (AWS_SECRET, "AKIAIOSFODNN7SECRET1", STRIPE, PEM_BODY)
+
+
+def test_credentials_in_indexed_files_never_reach_the_chunks(tmp_path: Path) -> None:
+    # Seen on a real project: credentials.yaml, a service account's JSON and a hard-coded Stripe
+    # key were indexed, embedded and delivered to the agent (`rag probe "aws secret access key"`).
+    from conftest import write_files
+
+    from paqad.index.sync import chunk_project
+
+    write_files(tmp_path, CREDENTIAL_FILES)
+    chunks = chunk_project(tmp_path, max_file_size=1 << 20)
+    texts = "\n".join(chunk.text for chunk in chunks)
+    assert [value for value in SECRET_VALUES if value in texts] == []
+    by_path = {chunk.path: chunk for chunk in chunks}
+    assert "aws_secret_access_key: [redacted]" in by_path["conf/credentials.yaml"].text
+    assert "region: eu-west-1" in by_path["conf/credentials.yaml"].text
+    billing = [chunk for chunk in chunks if chunk.path == "src/shop/billing.py"]
+    assert any(chunk.symbol == "charge" and "key=STRIPE_KEY" in chunk.text for chunk in billing)
+    # Lines are kept: the fixture's text after the key is still on its own line (8 of the file).
+    fixture = [chunk for chunk in chunks if chunk.path == "tests/fixtures/server_key.md"]
+    last = max(fixture, key=lambda chunk: chunk.end_line)
+    assert last.end_line == 8 and last.text.splitlines()[-1] == "Used by the TLS tests."
+
+
+def test_grep_code_does_not_print_a_live_files_credentials(tmp_path: Path) -> None:
+    from conftest import write_files
+
+    from paqad.hosts.mcp_tools import compile_pattern, grep_files
+
+    write_files(tmp_path, CREDENTIAL_FILES)
+    matches, _, _ = grep_files(tmp_path, ["conf/credentials.yaml"], compile_pattern("aws_", False, False), 10)
+    assert [(m.line, m.text) for m in matches] == [(2, "aws_access_key_id: [redacted]"),
+                                                   (3, "aws_secret_access_key: [redacted]")]
+
+
+@pytest.mark.parametrize("code", [
+    'token = os.environ["GITHUB_TOKEN"]\n',
+    "password = get_password(user)\n",
+    "secret_key_length = 32\n",
+    'if pem.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    return load(pem)\n',
+    "api_key: str = DEFAULT_API_KEY_SETTING_NAME\n",
+])
+def test_code_that_only_handles_credentials_is_kept_as_written(code: str) -> None:
+    from paqad.index.redact import redact_credentials
+
+    assert redact_credentials(code) == code

@@ -84,6 +84,19 @@ def test_explain_accepts_any_spelling_inside_the_project(indexed: Path) -> None:
         assert run("rag", "status", "--explain", spelling, project=indexed) == (0, "pkg/cart.py: indexed\n", "")
 
 
+def test_explain_the_root_and_paths_from_a_subfolder(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seen on urfave/cli: `--explain .` said "no such file or folder in the project", and from
+    # docs/ `--explain index.md` (docs/index.md) said the same, `--explain ../flag.go` "outside
+    # the project": paths were read from the root whatever the current folder.
+    assert run("rag", "status", "--explain", ".", project=indexed) == (
+        0, "./: a folder; the walk enters it and decides each file in it (3 indexed)\n", "")
+    monkeypatch.chdir(indexed / "pkg")
+    assert run("rag", "status", "--explain", "cart.py", project=indexed) == (0, "pkg/cart.py: indexed\n", "")
+    assert run("rag", "status", "--explain", "../pyproject.toml", project=indexed) == (0, "pyproject.toml: indexed\n", "")
+    assert run("rag", "status", "--explain", "pkg/prices.py", project=indexed) == (0, "pkg/prices.py: indexed\n", "")
+    assert run("rag", "status", "--explain", "..", project=indexed)[1].startswith("./: a folder;")
+
+
 def test_one_wording_for_paths_outside_the_project(indexed: Path) -> None:
     root = indexed.resolve()
     for value in ("../elsewhere.py", "pkg/../../elsewhere.py", "/etc/passwd"):

@@ -525,7 +525,7 @@ def init_project(
     settings = load_settings(paths)
     if not rebuild_all:
         say(f"Index already built ({state.files} files, {state.chunks} chunks); kept and synced. "
-            "Use --yes to rebuild from scratch.")
+            "Use `paqad-ai rag init --rebuild` to rebuild from scratch.")  # --yes only answers questions
     tick = progress or _no_progress
 
     def switch_on(stage: str, done: int, total: int) -> None:

@@ -266,7 +266,7 @@ def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = No
         for name, raw in raw_values.items():
             if name not in KEYS:
                 unknown[name] = raw
-                close = difflib.get_close_matches(name, KEYS, n=1)
+                close = difflib.get_close_matches(name.lower(), KEYS, n=1)  # RAG_TOP_N: keys are lower case
                 hint = f"; did you mean {close[0]}?" if close else ""
                 warnings.warn(f"{label}: unknown config key '{name}' (kept, ignored){hint}", UserWarning, stacklevel=2)
                 continue

@@ -95,7 +95,14 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
     from paqad.index.discover import explain
 
     rel = project_relative(paths.root, value, what)
-    if not rel or not os.path.lexists(paths.root / rel):
+    if not rel:  # the project root (`.`): the walk starts there
+        try:
+            with store_mod.open_store(paths, readonly=True) as store:
+                count: int | None = store.count_files_under("")
+        except PaqadError:
+            count = None
+        return Explanation("./", True, None, bool(count) if count is not None else None, folder=True, indexed_files=count)
+    if not os.path.lexists(paths.root / rel):
         raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")

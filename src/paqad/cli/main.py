@@ -90,7 +90,7 @@ def _tolerant_console() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the process exit code (0 ok, 1 failed check, 2 user error)."""
+    """Run the CLI; returns the process exit code (0 ok, 1 failed check, 2 user error, 130 Ctrl-C)."""
     _tolerant_console()
     warnings.showwarning = _show_warning
     try:
@@ -98,8 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     except PaqadError as exc:
         click.echo(f"paqad-ai: error: {exc}", err=True)
         return 2
-    except click.exceptions.Abort:
-        click.echo("paqad-ai: aborted", err=True)
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            click.echo("paqad-ai: interrupted", err=True)
+            return 130
+        click.echo("paqad-ai: aborted", err=True)  # a question answered no
         return 2
     except click.UsageError as exc:  # one line, like every other error; the command's --help says more
         command = exc.ctx.command_path if exc.ctx is not None else "paqad-ai"

@@ -201,7 +201,7 @@ def status(as_json: bool, explain_path: str | None, project_root: Path | None) -
 
     paths = resolve_paths(project_root)
     if explain_path:
-        explanation = job.explain(paths, explain_path)
+        explanation = job.explain(paths, explain_path, cwd=Path.cwd())
         click.echo(json.dumps(explanation.to_dict()) if as_json else explanation.describe())
         return
     report = job.project_status(paths)
@@ -305,8 +305,9 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
 def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
     """Sync changed files, search with the last prompt (or changed files), write the section.
 
-    Writes the "## Retrieved context" section of .paqad/context/session-context.md. Always
-    exits 0; when it cannot do anything useful it says why. Errors go to .paqad/logs/.
+    Writes the "## Retrieved context" section of .paqad/context/session-context.md. Exits 0
+    whatever the index's state (when it cannot do anything useful it says why; errors go to
+    .paqad/logs/), 2 only when .paqad/ cannot be written.
 
     \b
     Example:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -84,6 +85,19 @@ def check_line(line: str) -> Rejection | None:
     return None
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins valid pairs: what is left is alone
+
+
+def without_lone_surrogates(line: str) -> str:
+    """``line`` (one valid JSON message) with each lone surrogate escape (``"\\ud83d"``: half an
+    emoji) decoded as U+FFFD. The SDK cannot write a reply that echoes one (no UTF-8 for it) and
+    dropped it without a word, so the client waited for ever."""
+    if "\\u" not in line:  # JSON writes its escapes as \\uXXXX
+        return line
+    text = json.dumps(json.loads(line), ensure_ascii=False)
+    return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else line
+
+
 def error_message(rejection: Rejection) -> SessionMessage:
     """The JSON-RPC error response for ``rejection``."""
     return SessionMessage(mcp_types.JSONRPCError(jsonrpc="2.0", id=rejection.request_id,
@@ -111,7 +125,7 @@ class CheckedLines:
                 continue
             rejection = check_line(line)
             if rejection is None:
-                return line
+                return without_lone_surrogates(line)
             self.rejected += 1
             print(f"paqad-ai mcp: answered a malformed message with error {int(rejection.code)}: {rejection.message}",
                   file=sys.stderr, flush=True)

@@ -21,6 +21,7 @@ import pathspec
 from pydantic import BaseModel, Field
 
 from paqad.index.fs_names import fs_name
+from paqad.index.redact import redact_credentials
 from paqad.project import project_relative
 
 MAX_LINE_CHARS = 240  # a grep_code line longer than this is cut (minified code, data)
@@ -225,7 +226,7 @@ def grep_files(root: Path, paths: Sequence[str], pattern: re.Pattern[str], max_r
         except OSError:
             continue
         searched += 1
-        text = data.decode("utf-8", errors="replace")
+        text = redact_credentials(data.decode("utf-8", errors="replace"))  # the live file's keys stay in it
         if not pattern.search(text):
             continue
         for number, line in enumerate(text.splitlines(), 1):

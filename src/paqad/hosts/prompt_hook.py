@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import subprocess
 import sys
@@ -41,6 +42,7 @@ from paqad.project import ProjectPaths, find_project_root, index_exists
 OUTPUT_MARGIN_SECONDS = 0.05  # kept free at the end of the budget to print and exit
 MAX_STDIN_BYTES = 4 * 1024 * 1024  # a prompt plus metadata; more is not a hook payload
 LOG_NAME = "hook.log"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins valid pairs: what is left is alone
 # Project folder the host exports to its hooks (Claude Code and Gemini CLI hook docs).
 PROJECT_DIR_ENV = {"claude": "CLAUDE_PROJECT_DIR", "claude-local": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR"}
 # Gemini CLI (0.61) turns every < and > of a hook's additionalContext into &lt; and &gt; before
@@ -107,6 +109,10 @@ def parse_hook_input(raw: bytes | str) -> HookInput:
     if not (isinstance(start, str) and start) and isinstance(roots, list) and roots and isinstance(roots[0], str):
         start = roots[0]
     session = data.get("session_id") or data.get("conversation_id") or data.get("sessionId")  # Copilot CLI: camelCase
+    if isinstance(prompt, str):
+        # JSON may carry a lone surrogate (``"\\ud83d"``: half an emoji cut by the host or a paste);
+        # no file, database or tokenizer takes one, so it becomes U+FFFD here, once.
+        prompt = _LONE_SURROGATE.sub("\ufffd", prompt)
     return HookInput(
         prompt=prompt if isinstance(prompt, str) else None,
         start_dir=Path(start) if isinstance(start, str) and start else None,
@@ -140,7 +146,9 @@ def read_stdin(deadline: float, stream: Any = None) -> bytes:
     """Read stdin until EOF or ``deadline`` (``time.monotonic()``); a TTY gives ``b""``.
 
     Hosts write the payload and close the pipe at once; the deadline only protects the budget
-    from a host that keeps stdin open.
+    from a host that keeps stdin open. What the pipe already holds is read even past the
+    deadline (a busy CPU can spend it on the interpreter's start): a payload that is there is
+    never dropped for being on time.
     """
     stream = sys.stdin if stream is None else stream
     try:
@@ -155,8 +163,8 @@ def read_stdin(deadline: float, stream: Any = None) -> bytes:
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while size < MAX_STDIN_BYTES:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not selector.select(remaining):
+                remaining = max(0.0, deadline - time.monotonic())
+                if not selector.select(remaining):
                     break
                 chunk = os.read(fd, 65536)
                 if not chunk:

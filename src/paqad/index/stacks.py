@@ -86,7 +86,9 @@ CPP = _pack(
     "cpp",
     ".c .h .cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .inl .ipp .cmake",
     "cmake-build-debug cmake-build-release CMakeFiles",
-    "CMakeLists.txt meson.build",
+    # configure.ac / configure.in: an autotools build, whose Makefile is generated and so absent
+    # from the tree (jqlang/jq: without these its src/*.c were never indexed)
+    "CMakeLists.txt meson.build configure.ac configure.in",
     "CMakeLists.txt",
 )
 SWIFT = _pack("swift", ".swift", ".build .swiftpm DerivedData Pods Carthage", "Package.swift Podfile")

@@ -30,6 +30,7 @@ from paqad.index.discover import Discovery, discover
 from paqad.index.filters import FilterDecision, looks_hand_written
 from paqad.index.fs_names import fs_name
 from paqad.index.languages import language_for_path
+from paqad.index.redact import redact_credentials
 from paqad.index.rows import FileRow, is_racily_clean  # FileRow lives there so the store can import it cheaply
 
 # (stage, done, total). Bar stages: "discover", "chunk", "embed". Info stages, sent once:
@@ -117,7 +118,8 @@ def chunk_changed(
             touched.append(FileRow(decision.path, len(data), decision.mtime_ns, digest, language, old.chunk_count,
                                    decision.ctime_ns, decision.inode))
             continue
-        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        # Credentials in the file never reach the index, the model, the team store or the agent.
+        text = redact_credentials(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
         try:
             chunks = tuple(chunk_file(decision.path, text, language))
         except Exception:  # noqa: BLE001 - one bad file never stops a build

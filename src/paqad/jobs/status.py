@@ -8,8 +8,10 @@ caller re-reads dict keys; :meth:`StatusReport.to_dict` is the ``--json`` object
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from paqad.config import Settings
@@ -118,12 +120,28 @@ def project_status(paths: ProjectPaths, settings: Settings | None = None) -> Sta
                         running["pid"] if running else None, settings.rag_max_file_size)
 
 
-def explain(paths: ProjectPaths, value: str) -> Explanation:
+def explain(paths: ProjectPaths, value: str, cwd: Path | None = None) -> Explanation:
     """``rag status --explain PATH``: whether ``value`` is indexed and why (:func:`paqad.status.explain_path`).
+
+    A relative ``value`` that exists under ``cwd`` (a folder inside the project) is taken from
+    there, as a shell completes it (``../setup.py`` from ``docs/``); otherwise it is
+    project-relative, as in the README's examples.
 
     Raises ConfigError for bad settings, OutsideProjectError / ProjectPathError for a bad path.
     """
     from paqad.config import load_settings
     from paqad.status import explain_path
 
-    return explain_path(paths, load_settings(paths), value, what="--explain")
+    return explain_path(paths, load_settings(paths), _from_cwd(paths.root, value, cwd), what="--explain")
+
+
+def _from_cwd(root: Path, value: str, cwd: Path | None) -> str:
+    """``value`` made absolute from ``cwd`` when it names something there and ``cwd`` lies inside
+    ``root`` below it; else ``value`` unchanged."""
+    if cwd is None or os.path.isabs(value):
+        return value
+    here = Path(os.path.abspath(cwd))
+    if here == root or root not in here.parents:
+        return value
+    candidate = os.path.normpath(here / value)
+    return candidate if os.path.lexists(candidate) else value

@@ -31,7 +31,8 @@ class Chunk:
     holds the line that names ``symbol`` (the definition line, heading or key: a name lookup
     lands there); ``definitions`` lists every symbol whose naming line the chunk holds (its own,
     and those of tiny definitions merged into it); ``text`` is exactly the file's
-    lines ``start_line..end_line`` joined with ``"\\n"`` (no ``"\\r"``).
+    lines ``start_line..end_line`` joined with ``"\\n"`` (no ``"\\r"``), credentials cut out
+    (:mod:`paqad.index.redact`).
     """
 
     path: str
