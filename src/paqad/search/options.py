@@ -81,11 +81,15 @@ class RankingOptions:
     changelog_prior: float = 0.5
     prose_prior: float = 0.5
     data_prior: float = 0.5
+    module_barrels: bool = True  # a question about a module/package: its barrel (mod.rs, __init__.py) unpenalised
     templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
     # prose queries: words naming the file or its folder
     path_words: bool = True
     path_word_boost: float = 1.0
     symbol_word_boost: float = 0.5  # and words naming parts of the chunk's symbol
+    # issue 24, round 5 (file level of prose questions; bench/README.md "Ranking, round 5")
+    central_prior: float = 0.0  # architecture questions: (file chunks / median) ** this; measured, left off
+    file_stem_boost: float = 0.0  # questions saying every part of a file's name; measured, left off
     # per-file coherence and saturation
     coherence: float = 0.0
     saturation: float = 0.5
@@ -110,9 +114,11 @@ class RankingOptions:
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
     root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
+    named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
     version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
+    interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
     header_pair_prior: float = 1.0  # questions: a C/C++ header beside its candidate implementation; measured, left off
     # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation")
     # off by default: on, the 24-project ranking benchmark's dev architecture / PHP / Rust lost
@@ -185,6 +191,13 @@ def ablations() -> dict[str, RankingOptions]:
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off
     configs["with-error-literals"] = replace(default, error_literal_boost=3.0)  # measured, left off
+    # round 5: file level of prose questions
+    configs["no-interface-pairs"] = replace(default, interface_prior=1.0)
+    configs["no-module-barrels"] = replace(default, module_barrels=False)
+    configs["no-named-platforms"] = replace(default, named_platform_prior=1.0)
+    configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
+    configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
+    configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -119,7 +119,15 @@ def path_parts(path: str) -> tuple[str, ...]:
     return tuple(p.lower() for p in _PARTS.findall(stem) + _PARTS.findall(parent))
 
 
-def _similar(word: str, part: str) -> bool:
+@lru_cache(maxsize=16384)
+def stem_parts(path: str) -> tuple[str, ...]:
+    """Lower-case identifier parts of a file's name without extension (and without the folder):
+    ``src/http_client/RetryPolicy.java`` -> ``('retry', 'policy')``."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return tuple(p.lower() for p in _PARTS.findall(stem))
+
+
+def similar(word: str, part: str) -> bool:
     """Same word, or a shared prefix of at least 3 characters covering the shorter one but for
     its last 3 ("dependency" ~ "dependencies", "thread" ~ "threads", not "tree" ~ "trend")."""
     if word == part:
@@ -144,7 +152,7 @@ def path_word_share(words: tuple[str, ...], path: str) -> float:
     if not parts:
         return 0.0
     exact = set(parts)
-    matched = sum(1 for w in words if w in exact or any(_similar(w, p) for p in parts))
+    matched = sum(1 for w in words if w in exact or any(similar(w, p) for p in parts))
     return matched / len(words)
 
 
@@ -159,4 +167,4 @@ def symbol_word_share(words: tuple[str, ...], symbol: str) -> float:
     if not parts:
         return 0.0
     exact = set(parts)
-    return sum(1 for w in words if w in exact or any(_similar(w, p) for p in parts)) / len(words)
+    return sum(1 for w in words if w in exact or any(similar(w, p) for p in parts)) / len(words)

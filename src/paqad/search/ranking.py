@@ -167,6 +167,18 @@ def _exempt(store: store_mod.IndexStore) -> frozenset[str]:
     return _EXEMPT[key]
 
 
+_FILE_CHUNKS: dict[tuple[int, int], dict[str, int]] = {}
+
+
+def _file_chunks(store: store_mod.IndexStore) -> dict[str, int]:
+    """Every indexed file's chunk count (the central-files signal), read once per generation."""
+    key = (id(store), store.generation)
+    if key not in _FILE_CHUNKS:
+        _FILE_CHUNKS.clear()
+        _FILE_CHUNKS[key] = {path: row.chunk_count for path, row in store.files().items()}
+    return _FILE_CHUNKS[key]
+
+
 def rank(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
          options: RankingOptions = RankingOptions(), calibration: Calibration | None = None) -> list[SearchResult]:
     """Fuse ``pools`` under ``options`` and return the best ``top_n`` results (distinct texts).
@@ -196,5 +208,6 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
         exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
+        file_chunks=_file_chunks(store),
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)

@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (coherence, definitions, dominant_file, error_literals, header_declarations,
-                                  header_pairs, issue_prompts, module_qualifiers, name_shape, named_frames, older,
-                                  passage_choice, passage_order, path_priors, path_words, platform_twins,
-                                  platform_variants, record_data, reexports, saturation, symbol_words, title_names)
+from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, file_stems,
+                                  header_declarations, header_pairs, interface_pairs, issue_prompts, module_qualifiers,
+                                  name_shape, named_frames, older, passage_choice, passage_order, path_priors, path_words,
+                                  platform_twins, platform_variants, record_data, reexports, saturation, symbol_words,
+                                  title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -60,6 +61,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("path_priors", path_priors.apply, lambda o: o.priors),
     Signal("path_words", path_words.apply, lambda o: o.path_words),
     Signal("symbol_words", symbol_words.apply, lambda o: o.path_words),
+    Signal("file_stems", file_stems.apply, lambda o: o.path_words and o.file_stem_boost > 0.0),
+    Signal("central_files", central_files.apply, lambda o: o.priors and o.central_prior != 0.0),
     Signal("older", older.apply, lambda o: bool(o.signals - {"diversity"})),
     # before saturation: a core twin in the same file as its variant must not be discounted as its second chunk
     Signal("platform_twins", platform_twins.apply, lambda o: o.symbols and o.platform_twin_share < 1.0),
@@ -75,12 +78,14 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
     Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
     Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
+    Signal("named_platforms", platform_variants.named_platforms, lambda o: o.priors and o.named_platform_prior < 1.0),
     Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
     # issue 24, issue texts: a long prompt's named files and frames, its title's names
     Signal("named_frames", named_frames.apply, lambda o: o.named_file_boost != 1.0 or o.frame_function_share > 0),
     Signal("title_names", title_names.apply, lambda o: o.symbols and o.title_share > 0),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
+    Signal("interface_pairs", interface_pairs.apply, lambda o: o.priors and o.interface_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),

@@ -25,7 +25,8 @@ class RankingContext:
     ``file_text``: an indexed file's text (its chunks joined, read from the index on demand; None:
     only the candidates' own text is known);
     ``bm25``: the BM25 score of the candidates the lexical pool holds (higher is better, absent: not
-    in the pool), which a signal comparing chunks of one file reads (empty when not given).
+    in the pool), which a signal comparing chunks of one file reads (empty when not given);
+    ``file_chunks``: every indexed file's chunk count (empty: unknown).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -38,6 +39,7 @@ class RankingContext:
     exempt: frozenset[str]
     file_text: Callable[[str], str] | None = None
     bm25: Mapping[int, float] = field(default_factory=dict)
+    file_chunks: Mapping[str, int] = field(default_factory=dict)  # path -> its chunk count (central_files)
 
     @cached_property
     def definition_shares(self) -> dict[int, float]:

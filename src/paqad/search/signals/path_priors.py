@@ -2,18 +2,25 @@
 copies, compatibility shims, barrels, stubs, changelogs, prose, data; DESIGN §8.4).
 
 Each kind's factor is a :class:`~paqad.search.options.RankingOptions` field (``tests_prior``, ...);
-a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration), when it
+a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration; barrels when
+it asks about a module or package: ``module_barrels``), when it
 holds most of the project's code, and for every file the query names.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from paqad.search.priors import path_kinds
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
+
+
+# "how is the buffer module organised": a question about a module asks for its barrel (mod.rs,
+# __init__.py, index.ts: what it declares and re-exports), so the barrel prior is waived
+MODULE_WORDS = re.compile(r"\b(modules?|packages?|crates?|submodules?|namespaces?)\b", re.IGNORECASE)
 
 
 def kind_factors(context: RankingContext) -> dict[str, float]:
@@ -24,7 +31,7 @@ def kind_factors(context: RankingContext) -> dict[str, float]:
         "examples": options.examples_prior,
         "vendored": options.vendored_prior,
         "compat": options.compat_prior,
-        "barrel": options.barrel_prior,
+        "barrel": 1.0 if options.module_barrels and MODULE_WORDS.search(info.text) else options.barrel_prior,
         "stub": options.stub_prior,
         "changelog": options.changelog_prior,
         "prose": 1.0 if info.mentions_docs else options.prose_prior,

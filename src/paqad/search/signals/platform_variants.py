@@ -1,9 +1,13 @@
-"""Platform variants and compatibility copies below the core code (issue 24), two signals:
+"""Platform variants and compatibility copies below the core code (issue 24), three signals:
 
 - ``platform_variants``: a file for one platform (``win32/``, ``unix/``, ``util/env_windows.cc``,
   ``ae_kqueue.c``, ``terminal_check_bsd.go``, ``port/``) x ``platform_prior`` unless the query
   names that platform (or asks about platforms / portability in general); an architecture
   question about an event loop is about the core file, not its kqueue backend;
+- ``named_platforms``: only when the query names a platform ("on Windows", "the epoll backend"):
+  the variants for *other* platforms x ``named_platform_prior`` (the twin the query does not name
+  must not crowd out the one it does). A question naming no platform is left alone, so a
+  project whose only implementation of an interface is ``env_posix.cc`` keeps it;
 - ``version_copies``: a folder ``vN/`` when a candidate of the same parent folder lives in a
   newer ``vM/`` (M > N: zod's ``v3/`` beside ``v4/``) x ``version_prior`` unless the query says
   ``vN``. ``legacy/``, ``compat/``, ``deprecated/`` folders are the ``compat`` path prior.
@@ -29,7 +33,7 @@ PLATFORMS = {
 }
 _ALIASES = {alias: platform for platform, aliases in PLATFORMS.items() for alias in aliases}
 _ALIASES.update({"linux": "unix", "bsd": "unix", "darwin": "unix", "macos": "unix"})
-PLATFORM_ALIASES = _ALIASES  # a word -> the platform it names (platform_twins reads conditions with it)
+PLATFORM_ALIASES = _ALIASES  # a word -> the platform it names (named_platforms reads conditions with it)
 _GENERIC_WORDS = frozenset({"platform", "platforms", "portable", "portability", "port", "porting", "os",
                             "operating", "cross", "crossplatform"})
 _TOKEN = "|".join(sorted((re.escape(a) for a in _ALIASES), key=len, reverse=True))
@@ -73,6 +77,21 @@ def platform_variants(scores: dict[int, float], context: RankingContext) -> dict
         if variant is None or path in context.named_paths or variant & named:
             continue
         out[cid] *= context.options.platform_prior
+    return out
+
+
+def named_platforms(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores with ``named_platform_prior`` on variants for platforms other than the ones the
+    query names (nothing changes when it names none, or asks about platforms in general)."""
+    named, generic = _query_platforms(context)
+    if not named or generic:
+        return scores
+    out = dict(scores)
+    for cid in scores:
+        path = context.rows[cid].path
+        variant = platform_words(path)
+        if variant and not variant & named and path not in context.named_paths:
+            out[cid] *= context.options.named_platform_prior
     return out
 
 
