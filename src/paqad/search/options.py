@@ -133,6 +133,37 @@ class RankingOptions:
         return tuple(name for name, on in (("dense", self.dense), ("lexical", self.lexical)) if on)
 
 
+def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
+    """The ablations of issue 24's signals (round 4, symbol def@1, issue texts, round 5): each
+    technique off (``no-...``), or on where it was measured and left off (``with-...``)."""
+    configs: dict[str, RankingOptions] = {}
+    for name in ROUND_4_SIGNALS:
+        if name in ("root_package", "platform_variants", "header_pairs", "error_literals"):
+            continue  # off by default: "with-..." below
+        configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
+    configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
+    # every rule of this branch off: main's default before it (bench/README.md, "Symbol def@1")
+    configs["no-symbols-def1"] = replace(default, off=default.off | {"module_qualifiers", "platform_twins"},
+                                         definition_heads=False, overload_share=1.0, reopening_share=1.0,
+                                         qualified_types=False, loose_share=1.0)
+    issue_texts = replace(default, named_file_boost=2.0, frame_function_share=1.0, title_share=0.6)
+    configs["with-issue-texts"] = issue_texts  # measured on bench/issues, left off (bench/README.md)
+    for name in ISSUE_TEXT_SIGNALS:
+        configs[f"with-issue-texts-no-{name.replace('_', '-')}"] = replace(issue_texts, off=issue_texts.off | {name})
+    configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
+    configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
+    configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off
+    configs["with-error-literals"] = replace(default, error_literal_boost=3.0)  # measured, left off
+    # round 5: file level of prose questions
+    configs["no-interface-pairs"] = replace(default, interface_prior=1.0)
+    configs["no-module-barrels"] = replace(default, module_barrels=False)
+    configs["no-named-platforms"] = replace(default, named_platform_prior=1.0)
+    configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
+    configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
+    configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
+    return configs
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -174,30 +205,7 @@ def ablations() -> dict[str, RankingOptions]:
         "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),
     }
-    for name in ROUND_4_SIGNALS:
-        if name in ("root_package", "platform_variants", "header_pairs", "error_literals"):
-            continue  # off by default: "with-..." below
-        configs[f"no-{name.replace('_', '-')}"] = replace(default, off=default.off | {name})
-    configs["no-round-4"] = replace(default, off=default.off | set(ROUND_4_SIGNALS))
-    # every rule of this branch off: main's default before it (bench/README.md, "Symbol def@1")
-    configs["no-symbols-def1"] = replace(default, off=default.off | {"module_qualifiers", "platform_twins"},
-                                         definition_heads=False, overload_share=1.0, reopening_share=1.0,
-                                         qualified_types=False, loose_share=1.0)
-    issue_texts = replace(default, named_file_boost=2.0, frame_function_share=1.0, title_share=0.6)
-    configs["with-issue-texts"] = issue_texts  # measured on bench/issues, left off (bench/README.md)
-    for name in ISSUE_TEXT_SIGNALS:
-        configs[f"with-issue-texts-no-{name.replace('_', '-')}"] = replace(issue_texts, off=issue_texts.off | {name})
-    configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
-    configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
-    configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off
-    configs["with-error-literals"] = replace(default, error_literal_boost=3.0)  # measured, left off
-    # round 5: file level of prose questions
-    configs["no-interface-pairs"] = replace(default, interface_prior=1.0)
-    configs["no-module-barrels"] = replace(default, module_barrels=False)
-    configs["no-named-platforms"] = replace(default, named_platform_prior=1.0)
-    configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
-    configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
-    configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
+    configs.update(_round_4_and_later(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
