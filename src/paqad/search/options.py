@@ -161,6 +161,9 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
     configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
     configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
+    # the default as round 4 left it (main 1163546): this round's techniques all off
+    configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
+                                         named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0)
     return configs
 
 
