@@ -319,7 +319,8 @@ def test_without_the_rules_the_lookups_land_elsewhere(projects):
     """The rules are what picks these chunks: with each off, its lookup lands on another one."""
     signature = _first(projects["ts-overloads"], "forEachEntry", RankingOptions(overload_share=1.0))
     assert signature == ("src/common.ts", 1)  # the overload signature (with the doc comment and imports)
-    no_modules = RankingOptions(off=frozenset({"module_qualifiers"}), constructor_share=1.0)
+    # canonical definitions (lang-overrides) also pick the qualified module's definition: off here
+    no_modules = RankingOptions(off=frozenset({"module_qualifiers"}), constructor_share=1.0, canonical_share=1.0)
     assert _first(projects["rust-modules"], "stream::Header", no_modules) != ("src/stream.rs", 1)
 
 
@@ -332,4 +333,5 @@ def test_a_function_written_per_platform_is_found_in_the_asked_copy(projects, qu
 def test_a_struct_new_class_is_found_over_the_files_that_reopen_it(projects):
     root = projects["ruby-reopenings"]
     assert _first(root, "Request") == ("lib/shop/request.rb", 1)
-    assert _first(root, "Request", RankingOptions(reopening_share=1.0))[0] != "lib/shop/request.rb"
+    # canonical definitions (lang-overrides) also prefer the root definition: off for the counterfactual
+    assert _first(root, "Request", RankingOptions(reopening_share=1.0, canonical_share=1.0))[0] != "lib/shop/request.rb"
