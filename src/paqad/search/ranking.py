@@ -208,6 +208,7 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
         exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
-        file_chunks=_file_chunks(store),
+        # the files table is read only for central_files (off by default): not on every query path
+        file_chunks=_file_chunks(store) if options.priors and options.central_prior != 0.0 else {},
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)
