@@ -58,12 +58,20 @@ class RankingOptions:
     # a name defined in several modules, the qualifier not deciding: the non-canonical ones
     # (an override, a submodule's, a wrapper delegating to another; signals/canonical.py)
     canonical_share: float = 0.7
+    # round 6: a qualifier naming a tied definition's file or folder names it (`bytes_mut::Shared`);
+    # name-prefix submodules (`gun_http2` of `gun`) only in Erlang
+    canonical_path_qualifiers: bool = True
+    canonical_prefix_modules: bool = True
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
     # to its first piece (paqad.search.definition_heads)
     definition_heads: bool = True
     qualified_types: bool = True  # constructor_share for qualified PascalCase names too (bytes_mut::Shared)
+    # round 6: a chunk whose text defines the type (Go `type Level uint32`, TS `type Draft<T> =`) is
+    # the type's chunk for that preference and for module qualifiers, whatever the symbol table says
+    text_types: bool = True
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
+    split_bodies: bool = True  # a chunk opening a body it does not close has one (signals.overloads; round 6)
     reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
     # a name only on a definition line's tail, beside a sure definition (signals.loose_matches); measured, left
     # off: it lost C++ on dev (yaml-cpp, cli11: 0.758 -> 0.749 nDCG@10, def@1 0.824 -> 0.765)
@@ -169,6 +177,20 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     return configs
 
 
+def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
+    """The ablations of round 6's symbol def@1 rules (bench/README.md, "Round 6: symbol queries"):
+    each off (``no-...``), and all off (``no-symbols-def2``: main's default before them)."""
+    configs = {
+        "no-split-bodies": replace(default, split_bodies=False),
+        "no-canonical-paths": replace(default, canonical_path_qualifiers=False),
+        "no-canonical-prefixes": replace(default, canonical_prefix_modules=False),
+        "no-text-types": replace(default, text_types=False),
+    }
+    configs["no-symbols-def2"] = replace(default, split_bodies=False, canonical_path_qualifiers=False,
+                                         canonical_prefix_modules=False, text_types=False)
+    return configs
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -211,6 +233,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-record-data": replace(default, record_data=False),
     }
     configs.update(_round_4_and_later(default))
+    configs.update(_round_6_symbols(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from paqad import store as store_mod
 from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
+from paqad.search.priors import PROSE_LANGUAGES
 
 MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says little
 # A one-word query in lower case (`usage`, `nlargest`, `handshake`), or kebab-case as Lisps name
@@ -144,6 +145,36 @@ def strict_definition_pattern(name: str) -> re.Pattern[str]:
         rf"|{escaped}\s*:=)",
         re.MULTILINE,
     )
+
+
+# the keywords that open a type's definition (C's `typedef struct` names the type last: definition_heads)
+_TYPE_KEYWORDS = r"class|struct|interface|type|enum(?:\s+class)?|trait|union|record|protocol"
+
+
+@lru_cache(maxsize=512)
+def type_definition_pattern(name: str) -> re.Pattern[str]:
+    """The "this line defines the type ``name``" rule: at the start of a line, modifiers, a type
+    keyword, an optional export macro in capitals (C++ ``class YAML_CPP_API Node``), then the name,
+    not followed by ``;`` (a forward declaration ``class node;``) nor ``(`` (a call): Go ``type
+    Level uint32``, TypeScript ``export type Draft<T> =``, Rust ``pub struct Shared {``, C++
+    ``class node {``. Multi-line, case-sensitive."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*{_MODIFIERS}(?:{_TYPE_KEYWORDS})[ \t]+(?:[A-Z][A-Z0-9_]*[ \t]+)?{escaped}(?![\w$])(?![ \t]*[;(])",
+        re.MULTILINE,
+    )
+
+
+def defines_type_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` holds a line defining the type ``name`` (:func:`type_definition_pattern`)."""
+    return len(name) >= 2 and name in text and bool(type_definition_pattern(name).search(text))
+
+
+def text_type(row: store_mod.ChunkRow, names: set[str]) -> bool:
+    """Whether a code chunk's text defines one of ``names`` as a type, whatever the symbol table
+    says (``text_types``): a Go ``type Level uint32`` or a TypeScript ``export type Draft<T> =`` in
+    a chunk the chunker left without a symbol, a C++ class whose chunk it named after the namespace."""
+    return row.language not in PROSE_LANGUAGES and any(defines_type_in_text(row.text, n) for n in names)
 
 
 def defines_in_text(text: str, name: str, strict: bool = False) -> bool:

@@ -23,7 +23,10 @@ two or more), four tests run in order, each only when it keeps at least one of t
 
 The ones left out get ``canonical_share`` x their share (the definitions signal's boost); the
 query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``)
-only test 4 runs, among the definitions it names. A module is the symbol table's qualifier (``HTTP.Response``, from a module
+only test 4 runs, among the definitions it names, and so when it names one's file or folder
+(``bytes_mut::Shared``: :func:`~paqad.search.signals.module_qualifiers.qualified_by_path`;
+``canonical_path_qualifiers``). Test 2's name-prefix descendants (``gun_http2``) are Erlang's
+alone (``canonical_prefix_modules``). A module is the symbol table's qualifier (``HTTP.Response``, from a module
 header or nesting) when every tied definition has one, else the file's path without its
 extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder).
 """
@@ -36,6 +39,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import Identifier
+from paqad.search.signals.module_qualifiers import qualified_by_path
 from paqad.search.signals.symbol_shares import symbol_parts
 from paqad.search.symbols import definition_pattern
 
@@ -50,8 +54,12 @@ _PACKAGE_FILES = ("/__init__", "/mod", "/index")
 # how documentation above a definition starts: doc comments and docstrings only (a plain comment
 # above a function's later clause is not its documentation)
 DOC_STARTS = ('"""', "'''", "///", "/**", "@doc", "(**", "{-|", "-- |", "%% @doc", "% @doc", "=head", "=item", "#'")
-# separators after which a longer module name is a descendant (Erlang modules `gun_http2` of `gun`)
-_DESCENDANT_SEPARATORS = (".", "::", "/", "_")
+# separators after which a longer module name is a descendant, and Erlang's own (`gun_http2` of `gun`)
+_DESCENDANT_SEPARATORS = (".", "::", "/")
+_PREFIX_SEPARATOR = "_"
+# languages whose modules nest by a name prefix (an application's `app_` modules); elsewhere
+# `bytes_mut.rs` is no submodule of `bytes.rs` (``RankingOptions.canonical_prefix_modules``)
+PREFIX_MODULE_LANGUAGES = frozenset({"erlang"})
 
 
 @dataclass(frozen=True)
@@ -71,15 +79,16 @@ def _path_module(path: str) -> tuple[str, ...]:
     return tuple(stem.lower().split("/"))
 
 
-def _is_ancestor(module: tuple[str, ...], other: tuple[str, ...]) -> bool:
+def _is_ancestor(module: tuple[str, ...], other: tuple[str, ...], prefixes: bool = True) -> bool:
     """``module`` is a proper ancestor of ``other``: a prefix of its parts, or of one part's name
-    followed by a separator (``gun`` of ``gun_http2``)."""
+    followed by a separator (``a.b`` of ``a.b.c``; with ``prefixes``, ``gun`` of ``gun_http2``)."""
     if not module or module == other or len(module) > len(other):
         return False
     if other[: len(module)] == module:
         return True
     head, last = other[: len(module) - 1], other[len(module) - 1]
-    return head == module[:-1] and any(last.startswith(module[-1] + sep) for sep in _DESCENDANT_SEPARATORS)
+    separators = _DESCENDANT_SEPARATORS + ((_PREFIX_SEPARATOR,) if prefixes else ())
+    return head == module[:-1] and any(last.startswith(module[-1] + sep) for sep in separators)
 
 
 def _definition_lines(text: str, name: str) -> list[int]:
@@ -189,7 +198,9 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
     bases = [t for t in left if not override(t)]
     if bases:
         left = bases
-    roots = [t for t in left if all(_is_ancestor(t.module, o.module) for o in left if o.module != t.module)]
+    prefixes = (not context.options.canonical_prefix_modules
+                or all(context.rows[t.chunk_id].language in PREFIX_MODULE_LANGUAGES for t in left))
+    roots = [t for t in left if all(_is_ancestor(t.module, o.module, prefixes) for o in left if o.module != t.module)]
     if len(roots) >= 1 and len({t.module for t in roots}) == 1 and len(roots) < len(left):
         left = roots
     targets = [t for t in left
@@ -240,6 +251,9 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
         named = {m.chunk_id for m in context.definitions
                  if identifier.qualified and m.qualified and m.identifier is identifier and m.chunk_id in shares}
         tied = _tied(context, identifier, shares)
+        if identifier.qualified and context.options.canonical_path_qualifiers:
+            # `bytes_mut::Shared`: the qualifier names a tied definition's file or folder
+            named |= {t.chunk_id for t in tied if qualified_by_path(identifier, context.rows[t.chunk_id])}
         if named:  # the qualifier names the module (the definitions signal ranked it first): only test 4
             tied = [t for t in tied if t.chunk_id in named]
         if len(tied) < 2 or len({t.module for t in tied}) > MAX_TIED:

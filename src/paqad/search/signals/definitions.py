@@ -28,7 +28,7 @@ from paqad.search.signals.canonical import prefer_canonical
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
-from paqad.search.symbols import DefinitionMatch, defines_in_text
+from paqad.search.symbols import DefinitionMatch, defines_in_text, text_type
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -116,8 +116,9 @@ TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait",
 def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
     """For a PascalCase name, bare or qualified (``Trie``, ``bytes_mut::Shared``): shares x
     ``constructor_share`` for the chunks that define it but are not a type definition (Julia outer
-    constructors, a Dart factory, a Rust ``impl Shared`` block), when a type chunk named so is among
-    the candidates too."""
+    constructors, a Dart factory, a Rust ``impl Shared`` block, a method ``Level.Level``, a
+    parameter typed ``Level``), when a type chunk named so is among the candidates too: by the
+    symbol table, or (``text_types``) by its text (:func:`~paqad.search.symbols.text_type`)."""
     names = {i.name for i in context.info.identifiers
              if i.name[:1].isupper() and (not i.qualified or context.options.qualified_types)}
     if context.options.constructor_share == 1.0 or not names:
@@ -125,7 +126,9 @@ def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int
 
     def is_type(cid: int) -> bool:
         row = context.rows[cid]
-        return row.kind in TYPE_KINDS and (row.symbol or "").replace("::", ".").rsplit(".", 1)[-1] in names
+        if row.kind in TYPE_KINDS and (row.symbol or "").replace("::", ".").rsplit(".", 1)[-1] in names:
+            return True
+        return context.options.text_types and text_type(row, names)
 
     if not any(is_type(cid) for cid in shares):
         return shares
