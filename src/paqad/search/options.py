@@ -70,6 +70,12 @@ class RankingOptions:
     # round 6: a chunk whose text defines the type (Go `type Level uint32`, TS `type Draft<T> =`) is
     # the type's chunk for that preference and for module qualifiers, whatever the symbol table says
     text_types: bool = True
+    # round 6: a constant-shaped name (MAX_VEC_POS, GUID) is defined right after its keyword or as a
+    # property at a line's start, not by a use inside a longer line (symbols.defines_constant_in_text)
+    constant_shapes: bool = True
+    twin_symbols: bool = True  # round 6: a platform variant's core twin has its symbol path (signals.platform_twins)
+    member_fields: bool = True  # round 6: `Foo.bar` finds a field `bar` declared in Foo's body (signals.name_shape)
+    member_share: float = 0.7  # round 6: a bare lower-case name's methods beside a free function of it (signals.name_shape)
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
     split_bodies: bool = True  # a chunk opening a body it does not close has one (signals.overloads; round 6)
     reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
@@ -185,9 +191,14 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-canonical-paths": replace(default, canonical_path_qualifiers=False),
         "no-canonical-prefixes": replace(default, canonical_prefix_modules=False),
         "no-text-types": replace(default, text_types=False),
+        "no-constant-shapes": replace(default, constant_shapes=False),
+        "no-free-functions": replace(default, member_share=1.0),
+        "no-twin-symbols": replace(default, twin_symbols=False),
+        "no-member-fields": replace(default, member_fields=False),
     }
     configs["no-symbols-def2"] = replace(default, split_bodies=False, canonical_path_qualifiers=False,
-                                         canonical_prefix_modules=False, text_types=False)
+                                         canonical_prefix_modules=False, text_types=False, constant_shapes=False,
+                                         member_share=1.0, twin_symbols=False, member_fields=False)
     return configs
 
 

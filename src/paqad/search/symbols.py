@@ -177,6 +177,66 @@ def text_type(row: store_mod.ChunkRow, names: set[str]) -> bool:
     return row.language not in PROSE_LANGUAGES and any(defines_type_in_text(row.text, n) for n in names)
 
 
+# a constant's or macro's name (issue 24's "FOO_BAR -> macro/constant"): capitals, digits and `_`,
+# with an `_` or at least three capitals (`MAX_VEC_POS`, `GUID`, `NOTHING`; not `IO` or `Foo`)
+_CONSTANT_SHAPE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,}[0-9]*")
+
+
+def is_constant_shape(name: str) -> bool:
+    """Whether ``name`` is spelled like a constant or a macro (``MAX_VEC_POS``, ``GUID``)."""
+    return _CONSTANT_SHAPE.fullmatch(name) is not None
+
+
+@lru_cache(maxsize=512)
+def constant_definition_pattern(name: str) -> re.Pattern[str]:
+    """How a constant-shaped ``name`` is defined: :func:`strict_definition_pattern` (the name right
+    after ``const``/``static``/``#define``, or assigned at the start of a line), a property or
+    field at the start of a line (``GUID: '258EAFA5-...'`` in an object literal), or a Go
+    ``const``/``var`` spec with its type (``PANIC_LEVEL Level = iota``). Not a use inside a longer
+    line (``const state = draft[DRAFT_STATE]``, ``const { GUID } = require(...)``)."""
+    escaped = re.escape(name)
+    return re.compile(
+        strict_definition_pattern(name).pattern
+        + rf"|^[ \t]*{escaped}[ \t]*:(?!:)"
+        + rf"|^[ \t]*{escaped}[ \t]+[\w.*\[\]]+[ \t]*=(?!=)",
+        re.MULTILINE,
+    )
+
+
+def defines_constant_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` defines the constant-shaped ``name`` (:func:`constant_definition_pattern`)."""
+    return len(name) >= 2 and name in text and bool(constant_definition_pattern(name).search(text))
+
+
+_STATEMENT_WORDS = r"return|throw|yield|await|new|case|else|if|delete|goto|raise|print|echo"
+
+
+@lru_cache(maxsize=512)
+def field_definition_pattern(name: str) -> re.Pattern[str]:
+    """A line declaring the field or property ``name`` in a type's body: modifiers and a type
+    before it (``private final String name;``, ``std::string name{};``), or a type after it (Go
+    ``DataKey string``, TypeScript ``name?: string``, Rust ``pub name: usize,``); not a statement
+    (``return name;``). Multi-line, case-sensitive; meant for the owner type's own chunk."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*(?!(?:{_STATEMENT_WORDS})\b){_MODIFIERS}(?:[\w$<>\[\],.*&:?]+[ \t]+)*?[*&]?{escaped}(?![\w$])"
+        rf"[ \t]*(?:\??:(?!:)|[;=,{{\[]|$|[ \t]*[\w*\[\].]+[ \t]*(?:`[^`\n]*`)?[ \t]*(?://.*)?$)",
+        re.MULTILINE,
+    )
+
+
+# chunk kinds of a type's own body (where a member field is declared)
+OWNER_KINDS = frozenset({"class", "struct", "interface", "trait", "impl", "record", "object", "enum", "protocol"})
+
+
+def declares_field(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
+    """Whether ``row`` is a chunk of the type ``owner``'s body (its symbol's last part, any case)
+    that declares the field ``name`` (:func:`field_definition_pattern`)."""
+    last = re.split(r"::|\.|#", row.symbol or "")[-1]
+    return (row.kind in OWNER_KINDS and last.lower() == owner.lower() and name in row.text
+            and field_definition_pattern(name).search(row.text) is not None)
+
+
 def defines_in_text(text: str, name: str, strict: bool = False) -> bool:
     """Whether ``text`` holds a line defining ``name`` (a keyword, then the name; a macro; an
     assignment at the start of a line). Case-sensitive: ``Match`` is not ``match``."""

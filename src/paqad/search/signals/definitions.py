@@ -28,9 +28,11 @@ from paqad.search.signals.canonical import prefer_canonical
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
-from paqad.search.symbols import DefinitionMatch, defines_in_text, text_type
+from paqad.search.symbols import (DefinitionMatch, declares_field, defines_constant_in_text, defines_in_text,
+                                  is_constant_shape, text_type)
 
 if TYPE_CHECKING:
+    from paqad.search.options import RankingOptions
     from paqad.search.signals.context import RankingContext
 
 
@@ -50,8 +52,10 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
         share = 1.0 if table[0].qualified else options.unqualified_share
         if not any(m.exact for m in table):
             share *= options.inexact_case_share
-    elif defines_in_text(row.text, identifier.name, options.strict_definitions):
+    elif _defines(row, identifier.name, options):
         share = options.unqualified_share if identifier.qualified else 1.0
+    elif options.member_fields and identifier.qualified and declares_field(row, identifier.parts[-2], identifier.name):
+        share = options.unqualified_share  # `Foo.bar`: a field of Foo's body (qualified_members lifts it)
     else:
         return 0.0
     if identifier.embedded:
@@ -61,6 +65,16 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
     if _file_key(row.path) == store_mod.symbol_key(identifier.name):
         share *= options.file_name_boost
     return share
+
+
+def _defines(row: store_mod.ChunkRow, name: str, options: RankingOptions) -> bool:
+    """The text rule of a definition: a constant-shaped name (``MAX_VEC_POS``, ``GUID``) by
+    :func:`~paqad.search.symbols.defines_constant_in_text` (``constant_shapes``: the name right
+    after its keyword, or a property at a line's start, not inside a longer line), else
+    :func:`~paqad.search.symbols.defines_in_text`."""
+    if options.constant_shapes and is_constant_shape(name):
+        return defines_constant_in_text(row.text, name)
+    return defines_in_text(row.text, name, options.strict_definitions)
 
 
 def definition_shares(context: RankingContext) -> dict[int, float]:
