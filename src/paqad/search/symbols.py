@@ -237,6 +237,28 @@ def declares_field(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
             and field_definition_pattern(name).search(row.text) is not None)
 
 
+# languages whose functions are defined by a signature without a keyword (`static int f(void) {`)
+SIGNATURE_LANGUAGES = frozenset({"c", "cpp"})
+
+
+@lru_cache(maxsize=512)
+def signature_definition_pattern(name: str) -> re.Pattern[str]:
+    """A C/C++ function definition's head: at the start of a line, a return type (words, ``::``,
+    templates, ``*``/``&``: ``CLI11_INLINE std::vector<std::string>``, ``inline _Indent``) then
+    ``name(`` and a body's ``{`` or no ``;`` or ``=`` to the line's end (a prototype ``int f(int);``
+    or a call ``x = f(y);`` is not one); not a statement (``return f(x)``). Multi-line, case-sensitive."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*(?!(?:{_STATEMENT_WORDS})\b)[A-Za-z_][\w:<>,*& \t]*?[\w>*&][ \t*&]+(?:[\w]+::)*{escaped}[ \t]*\((?:[^;\n{{]*\{{.*|[^;=\n]*)$",
+        re.MULTILINE,
+    )
+
+
+def defines_signature_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` holds a C/C++ definition head of ``name`` (:func:`signature_definition_pattern`)."""
+    return len(name) >= 2 and name in text and bool(signature_definition_pattern(name).search(text))
+
+
 def defines_in_text(text: str, name: str, strict: bool = False) -> bool:
     """Whether ``text`` holds a line defining ``name`` (a keyword, then the name; a macro; an
     assignment at the start of a line). Case-sensitive: ``Match`` is not ``match``."""
