@@ -76,6 +76,7 @@ class RankingOptions:
     twin_symbols: bool = True  # round 6: a platform variant's core twin has its symbol path (signals.platform_twins)
     member_fields: bool = True  # round 6: `Foo.bar` finds a field `bar` declared in Foo's body (signals.name_shape)
     c_signatures: bool = True  # round 6: a C/C++ definition head without a keyword defines its name (symbols)
+    kind_word_share: float = 0.5  # round 6: `Validator class`: the type's chunks (signals.name_shape; 0 = off)
     member_share: float = 1.0  # round 6: a bare lower-case name's methods beside a free function of it (signals.name_shape)
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
     split_bodies: bool = True  # a chunk opening a body it does not close has one (signals.overloads; round 6)
@@ -195,13 +196,15 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-constant-shapes": replace(default, constant_shapes=False),
         "with-free-functions": replace(default, member_share=0.7),  # measured, left off (no dev case moved)
         "no-c-signatures": replace(default, c_signatures=False),
+        "no-kind-words": replace(default, kind_word_share=0.0),
         "no-canonical-scope": replace(default, canonical_path_qualifiers=False, canonical_prefix_modules=False),
         "no-twin-symbols": replace(default, twin_symbols=False),
         "no-member-fields": replace(default, member_fields=False),
     }
     configs["no-symbols-def2"] = replace(default, split_bodies=False, canonical_path_qualifiers=False,
                                          canonical_prefix_modules=False, text_types=False, constant_shapes=False,
-                                         twin_symbols=False, member_fields=False, c_signatures=False)
+                                         twin_symbols=False, member_fields=False, c_signatures=False,
+                                         kind_word_share=0.0)
     return configs
 
 

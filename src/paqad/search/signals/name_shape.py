@@ -12,6 +12,10 @@
 - ``free_functions`` (round 6): a bare lower-case name (``isTerminal``, ``split_up()``) that a free
   function and a type's method both define with a full share ranks the free function first
   (``member_share`` on the methods' scores): a method is named by its type (``Foo.bar``);
+- ``kind_words`` (round 6): a two-word query naming a type and its kind (``Validator class``,
+  ``struct Header``), whose name alone is a plain word to the analysis (one hump: no identifier),
+  gives the chunk defining that type (:func:`~paqad.search.symbols.text_type`; without one among
+  the candidates, the type's chunks) the share of a name embedded in prose (``kind_word_share``);
 - ``root_package``: a bare name defined with a full share in several folders (``Hook`` in
   ``hooks.go`` and ``hooks/slog/slog.go``) ranks the definition nearest the project root first
   (``root_package_share`` on the deeper ones' scores).
@@ -23,8 +27,9 @@ import re
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
+from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, symbol_parts
-from paqad.search.symbols import OWNER_KINDS, declares_field, defines_in_text
+from paqad.search.symbols import OWNER_KINDS, declares_field, defines_in_text, text_type
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -133,6 +138,27 @@ def free_functions(scores: dict[int, float], context: RankingContext) -> dict[in
             if len(parts) > 1:
                 out[cid] *= context.options.member_share
     return out
+
+
+_TYPE_WORDS = "class|struct|enum|interface|trait|type|union|record|protocol"
+_KIND_QUERY = re.compile(rf"(?:(?:{_TYPE_WORDS})\s+(?P<a>[A-Za-z_$][\w$]*)|(?P<b>[A-Za-z_$][\w$]*)\s+(?:{_TYPE_WORDS}))",
+                         re.IGNORECASE)
+
+
+def kind_words(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores plus ``kind_word_share`` for the chunks defining the type a ``Name class`` query
+    names, when the analysis found no identifier in it."""
+    match = _KIND_QUERY.fullmatch(context.info.text.strip())
+    if match is None or context.info.identifiers:
+        return scores
+    name = match.group("a") or match.group("b")
+    fresh = {cid: row for cid, row in context.rows.items() if cid not in context.definition_shares}
+    # the chunk with the type's definition line; else (no such candidate) the type's chunks
+    heads = [cid for cid, row in fresh.items() if text_type(row, {name})]
+    picked = heads or [cid for cid, row in fresh.items()
+                       if row.kind in TYPE_KINDS and symbol_parts(row.symbol)[-1:] == [name]]
+    extra = dict.fromkeys(picked, context.options.kind_word_share)
+    return add_shares(scores, context, extra) if extra else scores
 
 
 def root_package(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
