@@ -18,6 +18,8 @@ from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_D
 ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "module_qualifiers", "type_members",
                    "macro_or_function", "root_package", "platform_variants", "platform_twins", "version_copies",
                    "issue_prompts", "header_pairs", "error_literals")
+# the canonical-definition rule's four tests (signals/canonical.py), each ablated by name
+CANONICAL_TESTS = ("overrides", "roots", "delegates", "one_of_file")
 # issue 24, issue texts (bench/issues): long prompts only
 ISSUE_TEXT_SIGNALS = ("named_frames", "title_names")
 
@@ -62,6 +64,7 @@ class RankingOptions:
     # name-prefix submodules (`gun_http2` of `gun`) only in Erlang
     canonical_path_qualifiers: bool = True
     canonical_prefix_modules: bool = True
+    canonical_off: frozenset[str] = frozenset()  # its tests left out by name (overrides, roots, delegates, one_of_file)
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
     # to its first piece (paqad.search.definition_heads)
@@ -198,6 +201,8 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-c-signatures": replace(default, c_signatures=False),
         "no-kind-words": replace(default, kind_word_share=0.0),
         "no-canonical-scope": replace(default, canonical_path_qualifiers=False, canonical_prefix_modules=False),
+        **{f"no-canonical-{test.replace('_', '-')}": replace(default, canonical_off=frozenset({test}))
+           for test in CANONICAL_TESTS},
         "no-twin-symbols": replace(default, twin_symbols=False),
         "no-member-fields": replace(default, member_fields=False),
     }

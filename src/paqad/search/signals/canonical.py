@@ -26,7 +26,8 @@ query's qualifier comes first: when a tied definition's qualifier matches (``gun
 only test 4 runs, among the definitions it names, and so when it names one's file or folder
 (``bytes_mut::Shared``: :func:`~paqad.search.signals.module_qualifiers.qualified_by_path`;
 ``canonical_path_qualifiers``). Test 2's name-prefix descendants (``gun_http2``) are Erlang's
-alone (``canonical_prefix_modules``). A module is the symbol table's qualifier (``HTTP.Response``, from a module
+alone (``canonical_prefix_modules``). ``canonical_off`` leaves tests out by name (``overrides``,
+``roots``, ``delegates``, ``one_of_file``: round 6's ablations). A module is the symbol table's qualifier (``HTTP.Response``, from a module
 header or nesting) when every tied definition has one, else the file's path without its
 extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder).
 """
@@ -195,17 +196,19 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
         others = [o.qualifier for o in left if o.module != t.module and o.qualifier]
         return bool(others) and any(_inherits(_file_text(context, row, files), q) for q in others)
 
-    bases = [t for t in left if not override(t)]
+    off = context.options.canonical_off
+    bases = [] if "overrides" in off else [t for t in left if not override(t)]
     if bases:
         left = bases
     prefixes = (not context.options.canonical_prefix_modules
                 or all(context.rows[t.chunk_id].language in PREFIX_MODULE_LANGUAGES for t in left))
-    roots = [t for t in left if all(_is_ancestor(t.module, o.module, prefixes) for o in left if o.module != t.module)]
+    roots = [] if "roots" in off else [
+        t for t in left if all(_is_ancestor(t.module, o.module, prefixes) for o in left if o.module != t.module)]
     if len(roots) >= 1 and len({t.module for t in roots}) == 1 and len(roots) < len(left):
         left = roots
-    targets = [t for t in left
-               if not any(o.module != t.module and o.qualifier and _delegates(context.rows[t.chunk_id].text, name, o.qualifier)
-                          for o in left)]
+    targets = [] if "delegates" in off else [
+        t for t in left if not any(o.module != t.module and o.qualifier
+                                   and _delegates(context.rows[t.chunk_id].text, name, o.qualifier) for o in left)]
     if targets:
         left = targets
     return first_of_modules(context, left, name)
@@ -216,6 +219,8 @@ def first_of_modules(context: RankingContext, tied: list[Tied], name: str) -> se
     with a body over a declaration without one (TypeScript overload signatures above the
     implementation), then the documented one (a doc comment or docstring above it: Julia's
     documented method among its one-line ones), then the first in the file."""
+    if "one_of_file" in context.options.canonical_off:
+        return {t.chunk_id for t in tied}
     first: dict[str, tuple[tuple, Tied]] = {}
     for t in tied:
         row = context.rows[t.chunk_id]
