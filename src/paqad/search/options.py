@@ -64,6 +64,7 @@ class RankingOptions:
     # name-prefix submodules (`gun_http2` of `gun`) only in Erlang
     canonical_path_qualifiers: bool = True
     canonical_prefix_modules: bool = True
+    canonical_declarations: bool = True  # test 4: a head ending in `;` before any `{` is a declaration (round 6)
     canonical_off: frozenset[str] = frozenset()  # its tests left out by name (overrides, roots, delegates, one_of_file)
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
@@ -200,6 +201,7 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-free-functions": replace(default, member_share=0.7),  # measured, left off (no dev case moved)
         "no-c-signatures": replace(default, c_signatures=False),
         "no-kind-words": replace(default, kind_word_share=0.0),
+        "no-canonical-declarations": replace(default, canonical_declarations=False),
         "no-canonical-scope": replace(default, canonical_path_qualifiers=False, canonical_prefix_modules=False),
         **{f"no-canonical-{test.replace('_', '-')}": replace(default, canonical_off=frozenset({test}))
            for test in CANONICAL_TESTS},

@@ -52,6 +52,7 @@ MAX_TIED = 8  # more modules defining one name than this: a common method name, 
 MARKER_LINES = 8  # lines above a definition searched for an override marker (Elixir: @doc, @impl, @spec)
 _OVERRIDE = re.compile(r"@[Oo]verride\b|(?<![\w$])override(?![\w$])|@impl\b(?!\s+false)")
 _PACKAGE_FILES = ("/__init__", "/mod", "/index")
+_HEAD_END = re.compile(r";|\{|=>|:[ \t]*$", re.MULTILINE)  # what ends a definition's head: `;` a declaration
 # how documentation above a definition starts: doc comments and docstrings only (a plain comment
 # above a function's later clause is not its documentation)
 DOC_STARTS = ('"""', "'''", "///", "/**", "@doc", "(**", "{-|", "-- |", "%% @doc", "% @doc", "=head", "=item", "#'")
@@ -224,19 +225,28 @@ def first_of_modules(context: RankingContext, tied: list[Tied], name: str) -> se
     first: dict[str, tuple[tuple, Tied]] = {}
     for t in tied:
         row = context.rows[t.chunk_id]
-        key = (bodiless(row.text, name), not documented(row.text, name), row.start_line)
+        key = (bodiless(row.text, name, context.options.canonical_declarations), not documented(row.text, name),
+               row.start_line)
         if row.path not in first or key < first[row.path][0]:
             first[row.path] = (key, t)
     return {t.chunk_id for _, t in first.values()}
 
 
-def bodiless(text: str, name: str) -> bool:
+def bodiless(text: str, name: str, terminators: bool = False) -> bool:
     """Whether the definition of ``name`` in ``text`` is a declaration without a body: from its
-    line on, no ``{``, ``=>`` or ``->``, and the last line ends with ``;``."""
+    line on, no ``{``, ``=>`` or ``->``, and the last line ends with ``;``; with ``terminators``
+    (``canonical_declarations``), also when the first ``;`` or ``{`` after the name is a ``;``
+    (a C prototype ``static int f(int);`` in a chunk that goes on with other code; a Python
+    ``def f(x):`` line end or an arrow ``=>`` opens a body too)."""
     lines = text.splitlines()
     at = next(iter(_definition_lines(text, name)), 0)
     rest = "\n".join(lines[at:]).rstrip()
-    return rest.endswith(";") and not any(mark in rest for mark in ("{", "=>", "->"))
+    if rest.endswith(";") and not any(mark in rest for mark in ("{", "=>", "->")):
+        return True
+    if not terminators or name not in rest:
+        return False
+    head = _HEAD_END.search(rest[rest.index(name) + len(name):])
+    return head is not None and head.group(0) == ";"
 
 
 def documented(text: str, name: str) -> bool:
