@@ -524,3 +524,27 @@ def test_without_the_rules_the_lookups_land_elsewhere(projects):
     long_add = _line(JAVA_CODEBLOCK, "    public Builder add(String format")
     assert not _holds(_first(projects["java-split"], "CodeBlock.Builder.add", RankingOptions(split_bodies=False)),
                       "src/main/java/com/example/poet/CodeBlock.java", long_add)
+
+
+C_PROTOTYPES = """static int
+yaml_parser_save_simple_key(yaml_parser_t *parser);
+
+static int
+yaml_parser_remove_simple_key(yaml_parser_t *parser);
+
+static int
+yaml_parser_fetch_more_tokens(yaml_parser_t *parser)
+{
+    return yaml_parser_save_simple_key(parser);
+}
+"""
+
+
+def test_a_prototype_in_a_chunk_of_other_code_is_a_declaration():
+    """``canonical_declarations``: the head's first ``;`` or ``{`` after the name decides."""
+    from paqad.search.signals.canonical import bodiless
+
+    assert bodiless(C_PROTOTYPES, "yaml_parser_save_simple_key", terminators=True) is True
+    assert bodiless(C_PROTOTYPES, "yaml_parser_save_simple_key") is False  # the chunk goes on with a body
+    assert bodiless(C_PROTOTYPES, "yaml_parser_fetch_more_tokens", terminators=True) is False
+    assert bodiless("def load(self, data):\n    return self._do_load(data)\n", "load", terminators=True) is False
