@@ -79,6 +79,7 @@ class RankingOptions:
     # property at a line's start, not by a use inside a longer line (symbols.defines_constant_in_text)
     constant_shapes: bool = True
     twin_symbols: bool = True  # round 6: a platform variant's core twin has its symbol path (signals.platform_twins)
+    go_specs: bool = True  # round 6: Go's typed const/var spec `PanicLevel Level = iota` defines its name
     member_fields: bool = True  # round 6: `Foo.bar` finds a field `bar` declared in Foo's body (signals.name_shape)
     # round 6: a C/C++ definition head without a keyword defines its name (symbols); measured, left
     # off: dev C++ def@1 0.92 -> 1.00, but test C nDCG 0.966 -> 0.962 and where 0.801 -> 0.799
@@ -212,10 +213,11 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
            for test in CANONICAL_TESTS},
         "no-twin-symbols": replace(default, twin_symbols=False),
         "no-member-fields": replace(default, member_fields=False),
+        "no-go-specs": replace(default, go_specs=False),
     }
     configs["no-symbols-def2"] = replace(default, split_bodies=False, canonical_path_qualifiers=False,
                                          canonical_prefix_modules=False, text_types=False, constant_shapes=False,
-                                         twin_symbols=False, member_fields=False)
+                                         twin_symbols=False, member_fields=False, go_specs=False)
     return configs
 
 

@@ -237,6 +237,13 @@ def declares_field(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
             and field_definition_pattern(name).search(row.text) is not None)
 
 
+@lru_cache(maxsize=512)
+def go_spec_pattern(name: str) -> re.Pattern[str]:
+    """A Go ``const``/``var`` block's typed spec of ``name``: an indented ``PanicLevel Level = iota``
+    (the untyped ``Name = x`` and ``var name T`` forms are :func:`definition_pattern`'s)."""
+    return re.compile(rf"^[ \t]+{re.escape(name)}[ \t]+[\w.*\[\]]+[ \t]*=(?!=)", re.MULTILINE)
+
+
 # languages whose functions are defined by a signature without a keyword (`static int f(void) {`)
 SIGNATURE_LANGUAGES = frozenset({"c", "cpp"})
 

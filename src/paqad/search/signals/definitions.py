@@ -29,7 +29,8 @@ from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
 from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, defines_constant_in_text,
-                                  defines_in_text, defines_signature_in_text, is_constant_shape, text_type)
+                                  defines_in_text, defines_signature_in_text, go_spec_pattern, is_constant_shape,
+                                  text_type)
 
 if TYPE_CHECKING:
     from paqad.search.options import RankingOptions
@@ -73,10 +74,13 @@ def _defines(row: store_mod.ChunkRow, name: str, options: RankingOptions) -> boo
     after its keyword, or a property at a line's start, not inside a longer line), else
     :func:`~paqad.search.symbols.defines_in_text`, and in C/C++ (``c_signatures``) a function
     definition's head without a keyword (``inline _Indent Indent(int value) {``:
-    :func:`~paqad.search.symbols.defines_signature_in_text`)."""
+    :func:`~paqad.search.symbols.defines_signature_in_text`), and in Go (``go_specs``) a typed
+    spec of a ``const``/``var`` block (``PanicLevel Level = iota``)."""
     if options.constant_shapes and is_constant_shape(name):
         return defines_constant_in_text(row.text, name)
     if defines_in_text(row.text, name, options.strict_definitions):
+        return True
+    if options.go_specs and row.language == "go" and name in row.text and go_spec_pattern(name).search(row.text):
         return True
     return (options.c_signatures and row.language in SIGNATURE_LANGUAGES
             and defines_signature_in_text(row.text, name))
