@@ -6,7 +6,8 @@ real indexes of tiny projects with the real model; each test asserts the first c
   (``text_types``: :func:`paqad.search.symbols.text_type`);
 - a constant-shaped name (``DRAFT_STATE``): its ``export const`` line, not a function that reads
   it on a ``const`` line (``constant_shapes``);
-- a Go struct field asked as ``JSONFormatter.DataKey`` (``member_fields``);
+- a Go struct field asked as ``JSONFormatter.DataKey`` (``member_fields``), a typed spec of a
+  ``const`` block (``PanicLevel Level = iota``: ``go_specs``);
 - a function written per platform that a type's method is also named after (``isTerminal``):
   one of the platform copies, not the method (``twin_symbols``);
 - a C++ function whose head has no keyword (``CLI11_INLINE std::vector<std::string> split_up(``)
@@ -39,6 +40,14 @@ type Fields map[string]any
 // Level is the importance of an entry, from PanicLevel to DebugLevel.
 type Level uint32
 
+// The levels, most severe first.
+const (
+	// PanicLevel logs the entry and then panics.
+	PanicLevel Level = iota
+	// ErrorLevel logs errors that should be looked at.
+	ErrorLevel
+)
+
 // String spells the level the way the text formatter prints it.
 func (level Level) String() string {
 	switch level {
@@ -57,6 +66,11 @@ GO_EXPORTED = """package logx
 // WithFields starts an entry of the standard logger carrying the given fields.
 func WithFields(fields Fields) *Entry {
 	return std.WithFields(fields)
+}
+
+// Panic logs args at PanicLevel on the standard logger, then panics.
+func Panic(args ...any) {
+	std.Log(PanicLevel, args...)
 }
 
 // MergeFields copies the fields of extra over a copy of base and returns the copy.
@@ -469,6 +483,10 @@ def test_a_go_type_without_a_symbol_is_found_by_its_type_line(projects):
     root = projects["go-shapes"]
     assert _holds(_first(root, "Fields"), "logx.go", _line(GO_LOGX, "type Fields"))
     assert _holds(_first(root, "slog.Level"), "hooks/slog/level.go", _line(GO_SLOG_LEVEL, "type Level"))
+
+
+def test_a_go_const_spec_defines_its_name(projects):
+    assert _holds(_first(projects["go-shapes"], "PanicLevel"), "logx.go", _line(GO_LOGX, "\tPanicLevel Level = iota"))
 
 
 def test_a_constant_is_found_at_its_definition_not_where_a_const_line_reads_it(projects):
