@@ -110,6 +110,18 @@ def test_a_wrapper_loses_to_the_definition_it_delegates_to():
 
 
 
+def test_a_qualifier_naming_the_file_decides_before_the_root_module():
+    """Rust (ranking dev bytes-22): `bytes_mut::Shared` names `src/bytes_mut.rs` by its file; the
+    table's symbols are bare (`Shared`), so both structs tie, and without the file the root-module
+    test would put `src/bytes.rs` (an ancestor of `bytes_mut` by Erlang's `app_` prefix) first."""
+    mut = _row(1, "src/bytes_mut.rs", "struct Shared {\n    vec: Vec<u8>,\n}\n", symbol="Shared")
+    root = _row(2, "src/bytes.rs", "struct Shared {\n    buf: *mut u8,\n}\n", symbol="Shared")
+    rows = {mut: "Shared", root: "Shared"}
+    assert _shares("bytes_mut::Shared", rows) == {1: 0.5, 2: 0.5}  # the module-qualifier signal lifts 1 later
+    assert _shares("bytes_mut::Shared", rows, config="no-module-qualifiers") == {1: 0.35, 2: 0.5}
+    assert _shares("Shared", rows) == {1: 0.7, 2: 1.0}  # unqualified: the root module's
+
+
 def _context(query: str, rows: dict[store_mod.ChunkRow, str]) -> RankingContext:
     """The default ranking context of ``rows`` (row -> its symbol-table symbol) for ``query``."""
     (identifier,) = analyze(query).identifiers

@@ -23,8 +23,10 @@ two or more), four tests run in order, each only when it keeps at least one of t
    comment or docstring above it), then the first in the file.
 
 The ones left out get ``canonical_share`` x their share (the definitions signal's boost); the
-query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``)
-only test 4 runs, among the definitions it names. A module is the symbol table's qualifier (``HTTP.Response``, from a module
+query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``),
+in the symbol table or by its file or folder (``bytes_mut::Shared`` of ``src/bytes_mut.rs``, the
+module-qualifier signal's test, unless that signal is off), only test 4 runs, among the
+definitions it names. A module is the symbol table's qualifier (``HTTP.Response``, from a module
 header or nesting) when every tied definition has one, else the file's path without its
 extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder).
 """
@@ -37,6 +39,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import Identifier
+from paqad.search.signals.module_qualifiers import qualified_by_path
 from paqad.search.signals.symbol_shares import symbol_parts
 from paqad.search.symbols import definition_pattern
 
@@ -246,6 +249,9 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
     for identifier in context.info.identifiers:
         named = {m.chunk_id for m in context.definitions
                  if identifier.qualified and m.qualified and m.identifier is identifier and m.chunk_id in shares}
+        if identifier.qualified and "module_qualifiers" not in context.options.off:
+            # a qualifier naming the module's file or folder (`bytes_mut::Shared`) names it as well
+            named |= {cid for cid in shares if qualified_by_path(identifier, context.rows[cid])}
         tied = _tied(context, identifier, shares)
         if named:  # the qualifier names the module (the definitions signal ranked it first): only test 4
             tied = [t for t in tied if t.chunk_id in named]
