@@ -16,9 +16,10 @@ from paqad.embed.factory import get_embedder
 from paqad.project import ProjectPaths
 from paqad.search import ablations, search
 from paqad.search.analysis import SYMBOL, Identifier, analyze
-from paqad.search.signals.canonical import marked_override
+from paqad.search.signals.canonical import forwards, marked_override
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.definitions import definition_shares
+from paqad.search.signals.module_qualifiers import module_shares
 from paqad.search.symbols import DefinitionMatch
 
 
@@ -108,6 +109,66 @@ def test_a_wrapper_loses_to_the_definition_it_delegates_to():
     status = _row(1, "lib/HTTP/Status.pm", "sub is_success ($) { $_[0] && $_[0] >= 200 && $_[0] < 300; }\n")
     response = _row(2, "lib/HTTP/Response.pm", "sub is_success  { HTTP::Status::is_success  (shift->{'_rc'}); }\n")
     assert _shares("is_success", {status: "HTTP.Status.is_success", response: "HTTP.Response.is_success"}) == {1: 1.0, 2: 0.7}
+
+
+
+def test_a_qualifier_naming_the_file_decides_before_the_root_module():
+    """Rust (ranking dev bytes-22): `bytes_mut::Shared` names `src/bytes_mut.rs` by its file; the
+    table's symbols are bare (`Shared`), so both structs tie, and without the file the root-module
+    test would put `src/bytes.rs` first if Erlang's `app_` prefix rule applied to Rust (it does not:
+    `canonical_prefix_modules`), so unqualified the two stay tied."""
+    mut = _row(1, "src/bytes_mut.rs", "struct Shared {\n    vec: Vec<u8>,\n}\n", symbol="Shared")
+    root = _row(2, "src/bytes.rs", "struct Shared {\n    buf: *mut u8,\n}\n", symbol="Shared")
+    rows = {mut: "Shared", root: "Shared"}
+    assert _shares("bytes_mut::Shared", rows) == {1: 0.5, 2: 0.5}  # the module-qualifier signal lifts 1 later
+    assert _shares("bytes_mut::Shared", rows, config="no-canonical-scope") == {1: 0.35, 2: 0.5}
+    assert _shares("Shared", rows) == {1: 1.0, 2: 1.0}  # unqualified: no root module among Rust files
+    assert _shares("Shared", rows, config="no-canonical-scope") == {1: 0.7, 2: 1.0}  # the old prefix rule
+
+
+def _context(query: str, rows: dict[store_mod.ChunkRow, str]) -> RankingContext:
+    """The default ranking context of ``rows`` (row -> its symbol-table symbol) for ``query``."""
+    (identifier,) = analyze(query).identifiers
+    wanted = [p.lower() for p in identifier.parts]
+    matches = tuple(DefinitionMatch(r.id, identifier, symbol.lower().split(".")[-len(wanted):] == wanted, True, symbol)
+                    for r, symbol in rows.items())
+    return RankingContext(analyze(query), ablations()["default"], {r.id: r for r in rows}, 1.0, matches,
+                          frozenset(), frozenset())
+
+
+def test_a_forwarder_loses_to_the_implementations_and_the_documented_api():
+    """mint's `controlling_process` (dev mint-05): every implementation is `@impl true` (a behaviour
+    callback), the one unmarked definition is `defdelegate ..., to: :ssl`: it is no base."""
+    api = _row(1, "lib/mint/http.ex", '  @doc """\n  Changes the controlling process.\n  """\n  @impl true\n'
+               "  def controlling_process(conn, new_pid),\n    do: conn_apply(conn, :controlling_process, [conn, new_pid])\n")
+    http1 = _row(2, "lib/mint/http1.ex", '  @doc """\n  See `Mint.HTTP.controlling_process/2`.\n  """\n  @impl true\n'
+                 "  def controlling_process(%__MODULE__{} = conn, new_pid) when is_pid(new_pid) do\n    {:ok, conn}\n  end\n")
+    tunnel = _row(3, "lib/mint/core/transport/ssl/tunnel.ex",
+                  "  defdelegate send(socket, data), to: :ssl\n  defdelegate controlling_process(socket, pid), to: :ssl\n")
+    rows = {api: "Mint.HTTP.controlling_process", http1: "Mint.HTTP1.controlling_process",
+            tunnel: "Mint.Core.Transport.SSL.Tunnel.controlling_process"}
+    # the forwarder is left out of the bases; http1 names Mint.HTTP's: it delegates (test 3)
+    assert _shares("controlling_process", rows) == {1: 1.0, 2: 0.7, 3: 1.0}
+    assert forwards(tunnel.text, "controlling_process") and not forwards(tunnel.text, "controlling")
+    assert not forwards(api.text, "controlling_process")
+
+
+def test_a_module_qualified_declaration_keeps_its_declaration_share():
+    """OCaml (dev angstrom-12): `lib/angstrom.ml` and its `.mli` both name
+    `Angstrom.Buffered.state_to_result` (the file module); the `.mli`'s share is the declaration
+    file's 0.7, and the module-qualifier signal does not take it back (the table matched already)."""
+    impl = _row(1, "lib/angstrom.ml", "  let state_to_result = function\n    | Done(_, v) -> Ok v\n")
+    decl = _row(2, "lib/angstrom.mli", "  val state_to_result : 'a state -> ('a, string) result\n")
+    rows = {impl: "Angstrom.Buffered.state_to_result", decl: "Angstrom.Buffered.state_to_result"}
+    context = _context("Angstrom.Buffered.state_to_result", rows)
+    assert context.definition_shares == {1: 1.0, 2: 0.7}
+    assert module_shares(context) == {}
+    # symbols without the file module (the table's bare-name match, share 0.5; 0.35 for the .mli):
+    # the signal takes the bare-name discount back, the declaration file's stays
+    impl, decl = (replace(r, symbol="Buffered.state_to_result") for r in (impl, decl))
+    bare = _context("Angstrom.Buffered.state_to_result", {impl: "Buffered.state_to_result", decl: "Buffered.state_to_result"})
+    assert bare.definition_shares == pytest.approx({1: 0.5, 2: 0.35})
+    assert module_shares(bare) == pytest.approx({1: 0.5, 2: 0.35})
 
 
 PROJECT = {

@@ -398,3 +398,26 @@ def test_an_erlang_call_finds_the_function_of_its_module(polyglot):
     paths, settings, embedder = polyglot
     top = search(paths, settings, "cart:cart_total/2", embedder=embedder, path_prefix="erlang/").results[0]
     assert (top.path, top.symbol) == ("erlang/src/cart.erl", "cart_total")
+
+
+# The manifests issue 22 names, each alone in a project with one source file of its language:
+# the stack is detected from that manifest and the source passes the file-type filter.
+ISSUE_MANIFESTS = [
+    ("mix.exs", "elixir", "lib/cart.ex"),
+    ("pubspec.yaml", "dart", "lib/cart.dart"),
+    ("shop.cabal", "haskell", "src/Cart.hs"),
+    ("stack.yaml", "haskell", "src/Cart.hs"),
+    ("build.zig", "zig", "src/cart.zig"),
+    ("dune-project", "ocaml", "lib/cart.ml"),
+    ("Project.toml", "julia", "src/cart.jl"),
+    ("DESCRIPTION", "r", "R/cart.R"),
+    ("main.tf", "hcl", "modules/cart/variables.tf"),
+]
+
+
+@pytest.mark.parametrize(("manifest", "language", "source"), ISSUE_MANIFESTS)
+def test_each_manifest_the_issue_names_detects_its_stack(tmp_path, manifest, language, source):
+    write_files(tmp_path, {manifest: "name = shop\n", source: CASES[language].source})
+    assert [pack.name for pack in detect_stacks(tmp_path)] == [language, "shell"]  # shell: always, last
+    assert language_for_path(source) == language
+    assert {d.path for d in discover(tmp_path).eligible} >= {source}

@@ -9,7 +9,8 @@ two or more), four tests run in order, each only when it keeps at least one of t
    ``override`` modifier, Elixir's ``@impl``, on its line or the lines just above it), or whose
    file declares that it inherits from the module of another tied definition (Perl ``use parent
    'HTTP::Message'``/``use base``/``@ISA``, ``extends``/``implements``, Python ``class X(Base)``,
-   Ruby ``class X < Base``), loses to the others;
+   Ruby ``class X < Base``), or that forwards to another module (Elixir's ``defdelegate``), loses
+   to the others;
 2. **the root module**: a definition whose module is an ancestor of every other one's
    (``Parser`` of ``Parser.Advanced``, ``gun`` of ``gun_http2`` (Erlang's ``app_`` prefix),
    ``clap.zig`` of ``clap/parsers.zig``) wins: the module named like the package or file;
@@ -124,6 +125,12 @@ def marked_override(text: str, name: str) -> bool:
     return False
 
 
+def forwards(text: str, name: str) -> bool:
+    """Whether ``text`` defines ``name`` as a forwarder to another module: Elixir's ``defdelegate
+    name(args), to: Module`` (``to: :ssl``, a module outside the project as often as not)."""
+    return re.search(rf"^[ \t]*defdelegate[ \t]+{re.escape(name)}(?![\w$?!])", text, re.MULTILINE) is not None
+
+
 def _spellings(qualifier: tuple[str, ...]) -> tuple[str, ...]:
     """How code names a module: ``HTTP::Message``, ``HTTP.Message``, ``Message``."""
     if not qualifier:
@@ -192,7 +199,7 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
 
     def override(t: Tied) -> bool:
         row = context.rows[t.chunk_id]
-        if marked_override(row.text, name):
+        if marked_override(row.text, name) or forwards(row.text, name):
             return True
         others = [o.qualifier for o in left if o.module != t.module and o.qualifier]
         return bool(others) and any(_inherits(_file_text(context, row, files), q) for q in others)

@@ -11,6 +11,9 @@ identifier's factor) when each remaining qualifier part is a folder or the file 
 (:func:`~paqad.search.signals.symbol_shares.path_components`, lower case, ``-`` as ``_``):
 ``bytes_mut::Shared`` -> ``Shared`` in ``src/bytes_mut.rs``, not ``Shared`` in ``src/bytes.rs``;
 ``utils.get_value`` -> ``get_value`` in ``utils.py``, not ``Field.get_value`` in ``fields.py``.
+A candidate the table already matched with its qualifier (``Angstrom.Buffered.state_to_result``
+in ``lib/angstrom.mli``, from the file-module header) gains nothing here: its share lacks no
+bare-name discount, only the other rules' (the declaration file's), which stay.
 """
 
 from __future__ import annotations
@@ -55,8 +58,11 @@ def module_shares(context: RankingContext) -> dict[int, float]:
     extra: dict[int, float] = {}
     for identifier in (i for i in context.info.identifiers if i.qualified):
         factor = identifier_factor(context, identifier)
+        # the table matched the qualifier already: no bare-name discount to take back (what it
+        # lacks is another rule's, e.g. an OCaml `.mli` declaration beside its `.ml`)
+        named = {m.chunk_id for m in context.definitions if m.identifier is identifier and m.qualified}
         for cid, share in context.definition_shares.items():
-            if share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types):
+            if cid not in named and share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types):
                 # as if the table had matched the qualifier: the bare-name discount taken back, the
                 # others (another case, an impl block below its type) kept
                 target = min(factor, share / context.options.unqualified_share)
