@@ -55,7 +55,7 @@ def test_a_build_prints_a_plain_line_every_interval(git_repo):
     report = sync(paths, settings, get_embedder(settings, paths), progress=PlainProgress(stream, interval=0))
     lines = stream.getvalue().splitlines()
     total = report.chunks_total
-    assert re.fullmatch(r"151 files eligible, \d+ skipped \(see `rag status --json`\)", lines[0])
+    assert re.fullmatch(r"151 files eligible, \d+ skipped \(`paqad-ai rag status --explain \.` says which and why\)", lines[0])
     assert f"keyword search ready: {total} chunks (0 with vectors); embedding continues" in lines
     assert f"embedding 0/{total} chunks" in lines
     middle = [line for line in lines if line.endswith(" left")]
@@ -72,7 +72,7 @@ def test_init_with_stderr_not_a_terminal_writes_plain_lines(git_repo):
     assert proc.returncode == 0, proc.stderr
     err = proc.stderr.splitlines()
     assert err[0] == f"Project root: {root}"
-    assert re.fullmatch(r"151 files eligible, \d+ skipped \(see `rag status --json`\)", err[1])
+    assert re.fullmatch(r"151 files eligible, \d+ skipped \(`paqad-ai rag status --explain \.` says which and why\)", err[1])
     assert any(line.startswith("keyword search ready: ") for line in err)
     assert re.fullmatch(r"embedding \d+/\d+ chunks, \d+/s, done in \d+s", err[-1])
     assert not ANSI.search(proc.stderr) and "━" not in proc.stderr

@@ -53,6 +53,8 @@ class Explanation:
     changed: bool = False
     folder: bool = False
     indexed_files: int | None = None  # indexed files at or under the path (None: no readable index)
+    # a folder the walk enters: what it skips under it, ((reason, count, first paths), ...), most first
+    skipped: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
 
     def describe(self) -> str:
         """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
@@ -79,11 +81,41 @@ class Explanation:
                 text += f", but the index still holds {held} file(s) under it from before; {NEXT_SYNC} removes them"
             return text
         count = "no index yet" if self.indexed_files is None else f"{held} indexed"
-        return f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"
+        total = sum(n for _, n, _ in self.skipped)
+        if total:
+            count += f", {total} skipped"
+        lines = [f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"]
+        for reason, n, first in self.skipped:
+            more = f" (and {n - len(first)} more)" if n > len(first) else ""
+            lines.append(f"  {reason} {n}: {', '.join(first)}{more}")
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "folder": self.folder, "eligible": self.eligible, "reason": self.reason,
-                "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files}
+                "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files,
+                **({"skipped": {reason: {"count": n, "paths": list(first)} for reason, n, first in self.skipped}}
+                   if self.folder and self.eligible else {})}
+
+
+# What a folder's explanation lists of its skipped paths: this many per reason.
+SKIPPED_EXAMPLES = 3
+# Folders every project has, rejected by rule: saying so under `--explain .` tells nobody anything.
+_ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
+
+
+def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """What the walk (:func:`paqad.index.discover.discover`) rejects at or under the
+    project-relative ``folder`` (``""``: the whole project; else ending in ``/``): per reason
+    code, the count and the first :data:`SKIPPED_EXAMPLES` paths (a folder not entered counts
+    once, as ``name/``), the most frequent reason first. ``max_file_size`` in bytes."""
+    from paqad.index.discover import discover
+
+    grouped: dict[str, list[str]] = {}
+    for decision in discover(root, max_file_size=max_file_size).rejected:
+        if decision.reason and decision.reason not in _ALWAYS_SKIPPED and decision.path.startswith(folder):
+            grouped.setdefault(decision.reason, []).append(decision.path)
+    ordered = sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return tuple((reason, len(found), tuple(found[:SKIPPED_EXAMPLES])) for reason, found in ordered)
 
 
 def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str = "") -> Explanation:
@@ -101,21 +133,23 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
                 count: int | None = store.count_files_under("")
         except PaqadError:
             count = None
-        return Explanation("./", True, None, bool(count) if count is not None else None, folder=True, indexed_files=count)
+        return Explanation("./", True, None, bool(count) if count is not None else None, folder=True, indexed_files=count,
+                           skipped=skipped_under(paths.root, "", settings.rag_max_file_size))
     if not os.path.lexists(paths.root / rel):
         raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")
+    skipped = skipped_under(paths.root, decision.path, settings.rag_max_file_size) if folder and decision.eligible else ()
     try:
         with store_mod.open_store(paths, readonly=True) as store:
             if folder:
                 count = store.count_files_under(decision.path.rstrip("/"))
                 return Explanation(decision.path, decision.eligible, decision.reason, count > 0, folder=True,
-                                   indexed_files=count)
+                                   indexed_files=count, skipped=skipped)
             row = store.file_row(decision.path)
             synced_at_ns = int(store.meta().get("synced_at_ns") or 0)
     except PaqadError:
-        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder)
+        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder, skipped=skipped)
     changed = row is not None and decision.eligible and _changed_since_indexed(paths.root, row, decision, synced_at_ns)
     return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
                        indexed_files=int(row is not None))

@@ -54,7 +54,7 @@ class BuildProgress:
         if not self.started_display:
             self.progress.start()
         if stage == "eligible":
-            self.progress.console.print(f"{done} files eligible, {total - done} skipped (see `rag status --json`)")
+            self.progress.console.print(f"{done} files eligible, {total - done} skipped (`paqad-ai rag status --explain .` says which and why)")
             return
         if stage == "cached":
             self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
