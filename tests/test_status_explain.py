@@ -122,6 +122,24 @@ def test_explain_the_root_and_paths_from_a_subfolder(indexed: Path, monkeypatch:
     assert run("rag", "status", "--explain", "..", project=indexed)[1].startswith("./: a folder;")
 
 
+def test_probe_path_from_a_subfolder_is_read_from_there(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seen on tqdm: in tqdm/contrib/, `rag probe thread_map -p .` searched the whole project
+    # (tqdm/_monitor.py second) while `--explain .` there meant tqdm/contrib/.
+    (indexed / "shop.py").write_text('def cart_total_for_shop(cart):\n    """The cart total in cents."""\n'
+                                     "    return sum(cart.values())\n")
+    monkeypatch.chdir(indexed / "pkg")
+
+    def paths_of(*args: str) -> set[str]:
+        code, out, err = run("rag", "probe", "cart total", "--json", *args, project=indexed)
+        assert code == 0, err
+        return {r["path"] for r in json.loads(out)["results"]}
+
+    assert paths_of("-p", ".") == {"pkg/cart.py", "pkg/prices.py"}
+    assert paths_of("-p", "prices.py") == {"pkg/prices.py"}
+    assert paths_of("-p", "pkg/cart.py") == {"pkg/cart.py"}  # not under pkg/: from the project root
+    assert paths_of("-p", "..") == {"pkg/cart.py", "pkg/prices.py", "shop.py", "pyproject.toml"}
+
+
 def test_one_wording_for_paths_outside_the_project(indexed: Path) -> None:
     root = indexed.resolve()
     for value in ("../elsewhere.py", "pkg/../../elsewhere.py", "/etc/passwd"):

@@ -8,7 +8,6 @@ caller re-reads dict keys; :meth:`StatusReport.to_dict` is the ``--json`` object
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -130,18 +129,7 @@ def explain(paths: ProjectPaths, value: str, cwd: Path | None = None) -> Explana
     Raises ConfigError for bad settings, OutsideProjectError / ProjectPathError for a bad path.
     """
     from paqad.config import load_settings
+    from paqad.project import from_cwd
     from paqad.status import explain_path
 
-    return explain_path(paths, load_settings(paths), _from_cwd(paths.root, value, cwd), what="--explain")
-
-
-def _from_cwd(root: Path, value: str, cwd: Path | None) -> str:
-    """``value`` made absolute from ``cwd`` when it names something there and ``cwd`` lies inside
-    ``root`` below it; else ``value`` unchanged."""
-    if cwd is None or os.path.isabs(value):
-        return value
-    here = Path(os.path.abspath(cwd))
-    if here == root or root not in here.parents:
-        return value
-    candidate = os.path.normpath(here / value)
-    return candidate if os.path.lexists(candidate) else value
+    return explain_path(paths, load_settings(paths), from_cwd(paths.root, value, cwd), what="--explain")
