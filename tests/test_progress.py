@@ -238,3 +238,20 @@ def test_a_stopped_embedding_is_not_said_to_continue(git_repo):
     assert re.search(r"\(\d+% so far; no process is embedding now: the next `paqad-ai rag refresh-context` \(the prompt "
                      r"hook starts one on every prompt\) or `paqad-ai rag init` finishes it\); keyword search only$",
                      response.degraded.words), response.degraded
+
+
+def test_init_in_a_read_only_paqad_folder_names_the_settings_file(built: Path):
+    # Seen on tqdm with .paqad/ not writable: "cannot use .../.paqad/..config.k5vpi_14.tmp",
+    # the temp file of an atomic write, a name the user never saw.
+    paqad = ProjectPaths(built).paqad_dir
+    immutable = subprocess.run(["chattr", "+i", str(paqad)], capture_output=True).returncode == 0
+    if not immutable:
+        pytest.skip("no chattr here: an unwritable folder cannot be made for root")
+    try:
+        code, _, err = run("rag", "init", "--provider", "local", project=built)
+    finally:
+        subprocess.run(["chattr", "-i", str(paqad)], check=True)
+    assert code == 2
+    assert err.splitlines()[-1] == (f"paqad-ai: error: cannot use {paqad / '.config'}: Operation not permitted; "
+                                    "check that .paqad/ is writable (the committed index is unchanged)")
+    assert not list(paqad.glob(".*.tmp"))
