@@ -114,6 +114,25 @@ def project(git_repo) -> Path:
     return git_repo(PROJECT)
 
 
+def test_status_shows_settings_as_they_are_written_in_a_config_file(project, monkeypatch):
+    # Seen as a new user: `rag_enabled  True` (Python's spelling; the file takes `true`) and an
+    # empty rag_base_branch / rag_team_store, where the README says "auto" and "empty (off)".
+    assert run("rag", "init", "--provider", "local", project=project)[0] == 0
+    monkeypatch.setenv("PAQAD_RAG_WARM_PROCESS", "false")
+    code, out, _ = run("rag", "status", project=project)
+    assert code == 0
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in out.splitlines()[2:15]}
+    assert rows["rag_enabled"] == ["true", ".paqad/.config"]
+    assert rows["rag_warm_process"] == ["false", "env PAQAD_RAG_WARM_PROCESS"]
+    assert rows["rag_base_branch"] == ["(auto)", "default"]
+    assert rows["rag_team_store"] == ["(off)", "default"]
+    assert rows["rag_top_n"] == ["20", "default"]
+    assert json.loads(run("rag", "status", "--json", project=project)[1])["settings"]["rag_base_branch"] == {
+        "value": "", "source": "default"}  # the JSON keeps the value itself
+    skipped = [line for line in out.splitlines() if line.startswith("  skipped: ")]
+    assert len(skipped) == 1 and skipped[0].endswith("; `paqad-ai rag status --explain .` lists them)")
+
+
 def test_init_builds_the_index_and_status_reports_it(project):
     code, out, err = run("rag", "init", "--provider", "local", project=project)
     assert code == 0, err

@@ -55,7 +55,7 @@ class StatusReport:
         rows)``, the CLI's column aligner), the index, the last refresh, the key, the team store."""
         report = self.status
         lines = ["Settings:"]
-        settings_rows = [[s.name, str(s.value), s.source] for s in report.settings]
+        settings_rows = [[s.name, setting_text(s.name, s.value), s.source] for s in report.settings]
         lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
         lines.append(report.index.headline())
         if report.index.built_at:
@@ -89,12 +89,27 @@ class StatusReport:
         lines.append(f"  languages: {langs}")
         if idx.rejected:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
-            lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped})")
+            lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped}; `paqad-ai rag status --explain .` lists them)")
         note = large_sources_note(list(idx.large_sources), self.max_file_size)
         if note:
             lines.append(f"  {note}")
         lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
         return lines
+
+
+# What an empty setting means, in the status table's words (README "Configuration").
+_EMPTY_MEANS = {"rag_base_branch": "(auto)", "rag_team_store": "(off)"}
+
+
+def setting_text(name: str, value: Any) -> str:
+    """A setting's value as ``rag status`` shows it: as it is written in a config file
+    (``true``/``false``, not Python's ``True``), an empty one as what it means
+    (``rag_base_branch``: ``(auto)``, as the README says)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value in ("", None):
+        return _EMPTY_MEANS.get(name, "")
+    return str(value)
 
 
 def _fmt_time(iso_or_epoch: float | str | None) -> str:
