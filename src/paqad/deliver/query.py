@@ -198,6 +198,12 @@ def _branch_paths(root: Path, base_branch: str) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
+def in_git_work_tree(root: Path) -> bool:
+    """Whether ``root`` lies in a git work tree (``git rev-parse`` answers there; no ``git``
+    executable or a git error: False). One git call, at most 10 seconds."""
+    return _git(root, "rev-parse", "--show-prefix") is not None
+
+
 def changed_files(root: Path, base_branch: str = "") -> list[str]:
     """Project-relative paths (``/``) of existing files changed in the working tree or on the branch.
 
