@@ -167,6 +167,8 @@ def test_init_twice_keeps_the_index_unless_rebuild(project):
     code, out, err = run("rag", "init", project=project)
     assert code == 0
     assert "Index already built (5 files" in err
+    # Said before the sync (which may wait for another process's lock): not "kept and synced".
+    assert "chunks); kept, syncing what changed. Use" in err
     # It named --yes, which only answers questions (the --yes run below keeps the index).
     assert "Use `paqad-ai rag init --rebuild` to rebuild from scratch." in err and "--yes" not in err
     assert out.endswith("index up to date (5 files, " + str(status_json(project)["index"]["chunks"]) + " chunks)\n")
