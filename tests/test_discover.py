@@ -409,6 +409,19 @@ def test_a_file_name_that_is_not_utf8_is_rejected_not_fatal(tmp_path: Path) -> N
     assert [(d.path, d.reason) for d in found.rejected] == [("caf\udce9.py", "check:not-utf8-name")]
 
 
+def test_explain_shows_a_name_that_is_not_utf8_with_byte_escapes(tmp_path: Path) -> None:
+    # Seen as a new user: `--explain` printed "src/attr/caf\udce9_latin1.py" (Python's surrogate).
+    from conftest import run_cli
+
+    write_files(tmp_path, {"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'x'\n", "ok.py": PY})
+    with open(os.fsencode(tmp_path) + b"/caf\xe9.py", "w") as fh:  # a Latin-1 name
+        fh.write(PY)
+    code, out, err = run_cli("rag", "status", "--explain", os.fsdecode(b"caf\xe9.py"), project=tmp_path)
+    assert (code, out, err) == (0, "caf\\xe9.py: not indexed (check:not-utf8-name)\n", "")
+    code, out, _ = run_cli("rag", "status", "--explain", ".", project=tmp_path)
+    assert "  check:not-utf8-name 1: caf\\xe9.py\n" in out
+
+
 def test_minified_files_are_rejected(tmp_path: Path) -> None:
     bundle = "var a=1;" + ";".join(f"function f{i}(x){{return x*{i}}}" for i in range(400)) + "\n"
     write_files(tmp_path, {

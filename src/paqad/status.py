@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
-from paqad.index.fs_names import fs_name
+from paqad.index.fs_names import fs_name, shown_name
 from paqad.index.rows import FileRow, is_racily_clean
 from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
@@ -60,18 +60,19 @@ class Explanation:
         """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
         if self.folder:
             return self._describe_folder()
+        path = shown_name(self.path)  # `caf\xe9.py`, not `caf\udce9.py`
         if not self.eligible:
-            text = f"{self.path}: not indexed ({self.reason})"
+            text = f"{path}: not indexed ({self.reason})"
             if self.in_index:
                 text += f", but the index still holds it from before; {NEXT_SYNC} removes it"
             return text
         if self.in_index is None:
-            return f"{self.path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
+            return f"{path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
         if not self.in_index:
-            return f"{self.path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
+            return f"{path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
         if self.changed:
-            return f"{self.path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
-        return f"{self.path}: indexed"
+            return f"{path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
+        return f"{path}: indexed"
 
     def _describe_folder(self) -> str:
         held = self.indexed_files or 0
@@ -87,7 +88,7 @@ class Explanation:
         lines = [f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"]
         for reason, n, first in self.skipped:
             more = f" (and {n - len(first)} more)" if n > len(first) else ""
-            lines.append(f"  {reason} {n}: {', '.join(first)}{more}")
+            lines.append(f"  {reason} {n}: {', '.join(map(shown_name, first))}{more}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

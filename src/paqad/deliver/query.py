@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 from paqad.config import Settings
-from paqad.index.fs_names import fs_name, text_name
+from paqad.index.fs_names import fs_name, shown_name, text_name
 from paqad.project import ProjectPaths
 from paqad.atomic import write_text_atomic
 
@@ -245,7 +245,7 @@ def name_words(path: str) -> list[str]:
 def query_name(path: str) -> str:
     """``path`` fit for query text: a name whose bytes are not UTF-8 (surrogates, which the
     tokenizer refuses) gets its undecodable bytes as ``\\xNN`` escapes, e.g. ``caf\\xe9.py``."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return shown_name(path)
 
 
 def changed_files_query(files: list[str]) -> str:
