@@ -14,6 +14,7 @@ process's environment (the warm process reads the files only). When none was run
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable
 
@@ -23,6 +24,12 @@ from paqad.project import ProjectPaths
 # How long a probe waits for the warm process (which may be answering a prompt or syncing many
 # edited files first) before answering in its own process instead.
 WARM_PROBE_SECONDS = 60.0
+# After this many seconds without the warm process's answer, the probe says what it waits for
+# (a sync of a large edited file took a minute, silent, before it fell back to keywords).
+WARM_NOTICE_SECONDS = 3.0
+WAITING_NOTE = (f"waiting for the project's warm process, which syncs the edited files before it searches "
+                f"(up to {WARM_PROBE_SECONDS:.0f} s, then this process searches the index as committed; "
+                "PAQAD_RAG_WARM_PROCESS=false syncs here, with progress)")
 
 
 def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | None = None,
@@ -35,10 +42,15 @@ def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | No
     absent = False
     if settings.rag_warm_process and not warm.settings_in_environment():
         request = {"query": text, "top_n": top_n, "path_prefix": path_prefix, "no_sync": no_sync}
+        notice = threading.Timer(WARM_NOTICE_SECONDS, note, (WAITING_NOTE,))
+        notice.daemon = True
+        notice.start()
         try:
             return _from_reply(warm.ask_probe(paths, request, time.monotonic() + WARM_PROBE_SECONDS), warn, note)
         except warm.Miss as miss:
             absent = miss.absent
+        finally:
+            notice.cancel()
     from paqad.jobs.probe import probe as run_probe
 
     result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,
