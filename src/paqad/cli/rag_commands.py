@@ -279,11 +279,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
-    if path_prefix:  # `-p .` in src/ means src/, as `--explain .` does
-        from paqad.project import from_cwd
-
-        path_prefix = from_cwd(paths.root, path_prefix, Path.cwd())
-    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,
+    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, cwd=Path.cwd(), no_sync=no_sync,
                        progress=PlainProgress(chatty=False), warn=_warn, note=_note)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 from paqad.config import Settings
@@ -33,11 +34,17 @@ WAITING_NOTE = (f"waiting for the project's warm process, which syncs the edited
 
 
 def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | None = None,
-          path_prefix: str | None = None, no_sync: bool = False, progress=None,
+          path_prefix: str | None = None, cwd: Path | None = None, no_sync: bool = False, progress=None,
           warn: Callable[[str], None], note: Callable[[str], None]):
     """:func:`paqad.jobs.probe.probe`'s :class:`~paqad.jobs.probe.ProbeResult` for ``text``, from the
-    warm process when it can answer, else computed here (same arguments, same errors raised)."""
+    warm process when it can answer, else computed here (same arguments, same errors raised).
+    ``path_prefix`` is read from ``cwd`` (the caller's folder) when it names something there, as
+    ``--explain`` is (:func:`paqad.project.from_cwd`): ``-p .`` in ``src/`` means ``src/``."""
     from paqad.hosts import warm
+    from paqad.project import from_cwd
+
+    if path_prefix:
+        path_prefix = from_cwd(paths.root, path_prefix, cwd)
 
     absent = False
     if settings.rag_warm_process and not warm.settings_in_environment():
