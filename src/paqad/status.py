@@ -108,12 +108,14 @@ def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[st
     """What the walk (:func:`paqad.index.discover.discover`) rejects at or under the
     project-relative ``folder`` (``""``: the whole project; else ending in ``/``): per reason
     code, the count and the first :data:`SKIPPED_EXAMPLES` paths (a folder not entered counts
-    once, as ``name/``), the most frequent reason first. ``max_file_size`` in bytes."""
+    once, as ``name/``), the most frequent reason first; ``.git`` and ``.paqad`` are left out,
+    folders or a git worktree's ``.git`` file. ``max_file_size`` in bytes."""
     from paqad.index.discover import discover
 
     grouped: dict[str, list[str]] = {}
     for decision in discover(root, max_file_size=max_file_size).rejected:
-        if decision.reason and decision.reason not in _ALWAYS_SKIPPED and decision.path.startswith(folder):
+        if (decision.reason and decision.reason not in _ALWAYS_SKIPPED and decision.path.startswith(folder)
+                and decision.path.rsplit("/", 1)[-1] != ".git"):  # a worktree's or submodule's pointer file
             grouped.setdefault(decision.reason, []).append(decision.path)
     ordered = sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     return tuple((reason, len(found), tuple(found[:SKIPPED_EXAMPLES])) for reason, found in ordered)
