@@ -140,6 +140,25 @@ def test_probe_path_from_a_subfolder_is_read_from_there(indexed: Path, monkeypat
     assert paths_of("-p", "..") == {"pkg/cart.py", "pkg/prices.py", "shop.py", "pyproject.toml"}
 
 
+def test_explain_says_when_git_tracks_a_file_an_ignore_rule_matches(indexed: Path) -> None:
+    # Seen on tqdm: `tests/` added to .gitignore, and tests/ stayed indexed with "indexed" and no
+    # word of why (git never ignores a tracked file; paqad-ai follows git).
+    (indexed / ".gitignore").write_text("pkg/*.py\n!pkg/prices.py\nextra/\n")
+    (indexed / "extra").mkdir()
+    (indexed / "extra" / "tool.py").write_text('def extra_tool(cart):\n    """An extra tool of the shop: it counts '
+                                               'the items of a cart."""\n    return len(cart.items)\n')
+    (indexed / ".paqad" / "rag.ignore.yaml").write_text('include: ["extra/**"]\n')
+    assert run("rag", "status", "--explain", "pkg/cart.py", project=indexed) == (0, (
+        "pkg/cart.py: indexed (git tracks it, so the ignore rule .gitignore:1:pkg/*.py does not apply, as in git: "
+        "`git rm --cached` it, or exclude it in .paqad/rag.ignore.yaml)\n"), "")
+    assert json.loads(run("rag", "status", "--explain", "pkg/cart.py", "--json", project=indexed)[1])[
+        "tracked_despite"] == ".gitignore:1:pkg/*.py"
+    assert run("rag", "status", "--explain", "pkg/prices.py", project=indexed)[1] == "pkg/prices.py: indexed\n"
+    # ignored and untracked, let in by an include: glob: not git's doing, no note
+    assert run("rag", "status", "--explain", "extra/tool.py", project=indexed)[1] == (
+        "extra/tool.py: eligible, but not in the index yet; the next sync (refresh-context, probe) adds it\n")
+
+
 def test_one_wording_for_paths_outside_the_project(indexed: Path) -> None:
     root = indexed.resolve()
     for value in ("../elsewhere.py", "pkg/../../elsewhere.py", "/etc/passwd"):

@@ -55,6 +55,8 @@ class Explanation:
     indexed_files: int | None = None  # indexed files at or under the path (None: no readable index)
     # a folder the walk enters: what it skips under it, ((reason, count, first paths), ...), most first
     skipped: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    # an indexed file that git tracks although an ignore rule matches it: that rule, `.gitignore:1:tests/`
+    tracked_despite: str | None = None
 
     def describe(self) -> str:
         """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
@@ -71,8 +73,13 @@ class Explanation:
         if not self.in_index:
             return f"{path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
         if self.changed:
-            return f"{path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
-        return f"{path}: indexed"
+            text = f"{path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
+        else:
+            text = f"{path}: indexed"
+        if self.tracked_despite:
+            text += (f" (git tracks it, so the ignore rule {self.tracked_despite} does not apply, as in git: "
+                     "`git rm --cached` it, or exclude it in .paqad/rag.ignore.yaml)")
+        return text
 
     def _describe_folder(self) -> str:
         held = self.indexed_files or 0
@@ -94,6 +101,7 @@ class Explanation:
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "folder": self.folder, "eligible": self.eligible, "reason": self.reason,
                 "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files,
+                **({"tracked_despite": self.tracked_despite} if self.tracked_despite else {}),
                 **({"skipped": {reason: {"count": n, "paths": list(first)} for reason, n, first in self.skipped}}
                    if self.folder and self.eligible else {})}
 
@@ -154,8 +162,33 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
     except PaqadError:
         return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder, skipped=skipped)
     changed = row is not None and decision.eligible and _changed_since_indexed(paths.root, row, decision, synced_at_ns)
+    despite = tracked_despite_ignore(paths.root, decision.path) if decision.eligible else None
     return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
-                       indexed_files=int(row is not None))
+                       indexed_files=int(row is not None), tracked_despite=despite)
+
+
+def tracked_despite_ignore(root: Path, rel: str) -> str | None:
+    """The git ignore rule that matches the project-relative file ``rel`` although git tracks it
+    (so, as in git, the rule does not apply), as ``source:line:pattern`` (``.gitignore:1:tests/``);
+    None when no rule matches, git does not track it (an ``include:`` glob re-admitted it), outside
+    git, or git fails (``git check-ignore --no-index``, then ``git ls-files``: at most 5 s each)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "check-ignore", "-v", "--no-index", "--", fs_name(rel)], cwd=root,
+                              capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or b"\t" not in done.stdout:
+        return None
+    rule = os.fsdecode(done.stdout.split(b"\t", 1)[0])
+    if ":!" in rule:  # a negation: the file is not ignored
+        return None
+    try:  # eligible although ignored: tracked, or re-admitted by an include: glob (not git's doing)
+        tracked = subprocess.run(["git", "ls-files", "--", fs_name(rel)], cwd=root, capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return rule if tracked.returncode == 0 and tracked.stdout.strip() else None
 
 
 def _changed_since_indexed(root: Path, row: FileRow, decision: FilterDecision, synced_at_ns: int) -> bool:
