@@ -133,6 +133,29 @@ def test_status_shows_settings_as_they_are_written_in_a_config_file(project, mon
     assert len(skipped) == 1 and skipped[0].endswith("; `paqad-ai rag status --explain .` lists them)")
 
 
+def test_status_says_how_many_languages_it_leaves_out(git_repo):
+    # The languages line showed the first 8 and dropped the rest without a word.
+    files = {
+        "pyproject.toml": '[project]\nname = "poly"\nversion = "1.0"\ndescription = "many languages"\n',
+        "package.json": '{"name": "poly", "version": "1.0.0", "description": "many languages"}\n',
+        "go.mod": "module example.com/poly\n\ngo 1.21\n",
+        "Cargo.toml": '[package]\nname = "poly"\nversion = "0.1.0"\nedition = "2021"\n',
+        "README.md": "# Poly\n\nA project written in many languages, one small file each, for the status line.\n",
+        "config.yaml": "service:\n  name: poly\n  port: 8080\n  description: one service in many languages\n",
+        "src/app.py": "def python_handler(request):\n    return {'language': 'python', 'request': request}\n",
+        "src/app.js": "function javascriptHandler(request) {\n  return { language: 'javascript', request };\n}\n",
+        "src/app.ts": "export function typescriptHandler(request: string): string {\n  return 'typescript ' + request;\n}\n",
+        "src/app.go": "package poly\n\nfunc GoHandler(request string) string {\n\treturn \"go \" + request\n}\n",
+        "src/lib.rs": "pub fn rust_handler(request: &str) -> String {\n    format!(\"rust {}\", request)\n}\n",
+    }
+    root = git_repo(files)
+    assert run("rag", "init", "--provider", "local", project=root)[0] == 0
+    languages = json.loads(run("rag", "status", "--json", project=root)[1])["index"]["languages"]
+    assert len(languages) > 8, languages
+    line = next(line for line in run("rag", "status", project=root)[1].splitlines() if line.startswith("  languages: "))
+    assert line.endswith(f", and {len(languages) - 8} more (`rag status --json` lists all)")
+
+
 def test_init_builds_the_index_and_status_reports_it(project):
     code, out, err = run("rag", "init", "--provider", "local", project=project)
     assert code == 0, err

@@ -77,7 +77,9 @@ class StatusReport:
 
         idx = self.status.index
         coverage = round(idx.coverage, 4)  # the value `--json` shows as semantic_coverage
-        langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:8])
+        langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:SHOWN_LANGUAGES])
+        if len(idx.languages) > SHOWN_LANGUAGES:  # it cut them without a word
+            langs += f", and {len(idx.languages) - SHOWN_LANGUAGES} more (`rag status --json` lists all)"
         lines = [f"  a build is running (pid {self.build_pid})"] if self.build_pid is not None else []
         lines.append(f"  provider/model: {idx.provider} / {idx.model} ({idx.dimension}-d)")
         lines.append(f"  confidence calibration: {self.status.calibration or 'none shipped (the cosine stands in)'}")
@@ -96,6 +98,9 @@ class StatusReport:
         lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
         return lines
 
+
+# The status line names this many languages (most files first); --json has every one.
+SHOWN_LANGUAGES = 8
 
 # What an empty setting means, in the status table's words (README "Configuration").
 _EMPTY_MEANS = {"rag_base_branch": "(auto)", "rag_team_store": "(off)"}
