@@ -96,7 +96,7 @@ MODEL_MIRROR, MIRROR_PROBLEM = _find_mirror()
 # `model` at collection; the fast tier needs no mirror, so the mirror check does not stop it.
 NO_MODEL_MODULES = frozenset({
     "test_layout", "test_config", "test_chunking", "test_discover", "test_ignore_rules", "test_secrets",
-    "test_floor", "test_intent", "test_evaldata",
+    "test_floor", "test_intent", "test_evaldata", "test_bench_ranking_cli",
 })
 MODEL_TESTS_IN_THOSE = frozenset({"test_refresh_gives_a_session_command_the_nothing_form"})
 

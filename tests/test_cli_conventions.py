@@ -116,6 +116,19 @@ def test_refresh_summary_does_not_contradict_itself(project: Path) -> None:
         r"\(no prompt recorded, no uncommitted or branch changes in git\): section left out\n", out), out
 
 
+def test_refresh_outside_git_says_so_rather_than_no_changes_in_git(tmp_path: Path) -> None:
+    # Seen on a `git archive` of tqdm: "no uncommitted or branch changes in git" in a folder
+    # that is no git repository (tmp_path holds none: conftest's repositories are made by git_repo).
+    root = tmp_path / "plain"
+    write_files(root, FILES)
+    assert subprocess.run(["git", "rev-parse"], cwd=root, capture_output=True).returncode != 0
+    assert run("rag", "init", "--provider", "local", project=root)[0] == 0
+    code, out, _ = run("rag", "refresh-context", project=root)
+    assert code == 0
+    assert re.fullmatch(r"index up to date \(\d+ files, \d+ chunks\); nothing to search for \(no prompt recorded, "
+                        r"not a git repository, so no changed files to search for\): section left out\n", out), out
+
+
 def test_model_list_has_a_header_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAQAD_HOME", str(tmp_path / "home"))
     assert run("rag", "model", "pull")[0] == 0

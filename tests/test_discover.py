@@ -409,6 +409,35 @@ def test_a_file_name_that_is_not_utf8_is_rejected_not_fatal(tmp_path: Path) -> N
     assert [(d.path, d.reason) for d in found.rejected] == [("caf\udce9.py", "check:not-utf8-name")]
 
 
+def test_explain_shows_a_name_that_is_not_utf8_with_byte_escapes(tmp_path: Path) -> None:
+    # Seen as a new user: `--explain` printed "src/attr/caf\udce9_latin1.py" (Python's surrogate).
+    from conftest import run_cli
+
+    write_files(tmp_path, {"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'x'\n", "ok.py": PY})
+    with open(os.fsencode(tmp_path) + b"/caf\xe9.py", "w") as fh:  # a Latin-1 name
+        fh.write(PY)
+    code, out, err = run_cli("rag", "status", "--explain", os.fsdecode(b"caf\xe9.py"), project=tmp_path)
+    assert (code, out, err) == (0, "caf\\xe9.py: not indexed (check:not-utf8-name)\n", "")
+    code, out, _ = run_cli("rag", "status", "--explain", ".", project=tmp_path)
+    assert "  check:not-utf8-name 1: caf\\xe9.py\n" in out
+
+
+def test_explain_of_a_git_worktree_root_does_not_list_its_git_file(git_repo, tmp_path: Path) -> None:
+    # In a `git worktree` (tqdm), `--explain .` listed ".git" (the worktree's pointer file) first
+    # under type:extension; like the .git folder of a clone, it is no file a user asks about.
+    from conftest import git, run_cli
+
+    root = git_repo({"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'x'\n",
+                     "ok.py": PY, "notes.txt": "plain words about the demo and its parts\n" * 3})
+    git(root, "worktree", "add", "-q", str(tmp_path / "wt"))
+    assert (tmp_path / "wt" / ".git").is_file()
+    for project in (root, tmp_path / "wt"):
+        code, out, err = run_cli("rag", "status", "--explain", ".", project=project)
+        assert (code, err) == (0, "")
+        assert out == ("./: a folder; the walk enters it and decides each file in it (no index yet, 1 skipped)\n"
+                       "  type:extension 1: notes.txt\n"), project
+
+
 def test_minified_files_are_rejected(tmp_path: Path) -> None:
     bundle = "var a=1;" + ";".join(f"function f{i}(x){{return x*{i}}}" for i in range(400)) + "\n"
     write_files(tmp_path, {

@@ -114,6 +114,48 @@ def project(git_repo) -> Path:
     return git_repo(PROJECT)
 
 
+def test_status_shows_settings_as_they_are_written_in_a_config_file(project, monkeypatch):
+    # Seen as a new user: `rag_enabled  True` (Python's spelling; the file takes `true`) and an
+    # empty rag_base_branch / rag_team_store, where the README says "auto" and "empty (off)".
+    assert run("rag", "init", "--provider", "local", project=project)[0] == 0
+    monkeypatch.setenv("PAQAD_RAG_WARM_PROCESS", "false")
+    code, out, _ = run("rag", "status", project=project)
+    assert code == 0
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in out.splitlines()[2:15]}
+    assert rows["rag_enabled"] == ["true", ".paqad/.config"]
+    assert rows["rag_warm_process"] == ["false", "env PAQAD_RAG_WARM_PROCESS"]
+    assert rows["rag_base_branch"] == ["(auto)", "default"]
+    assert rows["rag_team_store"] == ["(off)", "default"]
+    assert rows["rag_top_n"] == ["20", "default"]
+    assert json.loads(run("rag", "status", "--json", project=project)[1])["settings"]["rag_base_branch"] == {
+        "value": "", "source": "default"}  # the JSON keeps the value itself
+    skipped = [line for line in out.splitlines() if line.startswith("  skipped: ")]
+    assert len(skipped) == 1 and skipped[0].endswith("; `paqad-ai rag status --explain .` lists them)")
+
+
+def test_status_says_how_many_languages_it_leaves_out(git_repo):
+    # The languages line showed the first 8 and dropped the rest without a word.
+    files = {
+        "pyproject.toml": '[project]\nname = "poly"\nversion = "1.0"\ndescription = "many languages"\n',
+        "package.json": '{"name": "poly", "version": "1.0.0", "description": "many languages"}\n',
+        "go.mod": "module example.com/poly\n\ngo 1.21\n",
+        "Cargo.toml": '[package]\nname = "poly"\nversion = "0.1.0"\nedition = "2021"\n',
+        "README.md": "# Poly\n\nA project written in many languages, one small file each, for the status line.\n",
+        "config.yaml": "service:\n  name: poly\n  port: 8080\n  description: one service in many languages\n",
+        "src/app.py": "def python_handler(request):\n    return {'language': 'python', 'request': request}\n",
+        "src/app.js": "function javascriptHandler(request) {\n  return { language: 'javascript', request };\n}\n",
+        "src/app.ts": "export function typescriptHandler(request: string): string {\n  return 'typescript ' + request;\n}\n",
+        "src/app.go": "package poly\n\nfunc GoHandler(request string) string {\n\treturn \"go \" + request\n}\n",
+        "src/lib.rs": "pub fn rust_handler(request: &str) -> String {\n    format!(\"rust {}\", request)\n}\n",
+    }
+    root = git_repo(files)
+    assert run("rag", "init", "--provider", "local", project=root)[0] == 0
+    languages = json.loads(run("rag", "status", "--json", project=root)[1])["index"]["languages"]
+    assert len(languages) > 8, languages
+    line = next(line for line in run("rag", "status", project=root)[1].splitlines() if line.startswith("  languages: "))
+    assert line.endswith(f", and {len(languages) - 8} more (`rag status --json` lists all)")
+
+
 def test_init_builds_the_index_and_status_reports_it(project):
     code, out, err = run("rag", "init", "--provider", "local", project=project)
     assert code == 0, err
@@ -148,6 +190,8 @@ def test_init_twice_keeps_the_index_unless_rebuild(project):
     code, out, err = run("rag", "init", project=project)
     assert code == 0
     assert "Index already built (5 files" in err
+    # Said before the sync (which may wait for another process's lock): not "kept and synced".
+    assert "chunks); kept, syncing what changed. Use" in err
     # It named --yes, which only answers questions (the --yes run below keeps the index).
     assert "Use `paqad-ai rag init --rebuild` to rebuild from scratch." in err and "--yes" not in err
     assert out.endswith("index up to date (5 files, " + str(status_json(project)["index"]["chunks"]) + " chunks)\n")

@@ -55,7 +55,7 @@ def test_a_build_prints_a_plain_line_every_interval(git_repo):
     report = sync(paths, settings, get_embedder(settings, paths), progress=PlainProgress(stream, interval=0))
     lines = stream.getvalue().splitlines()
     total = report.chunks_total
-    assert re.fullmatch(r"151 files eligible, \d+ skipped \(see `rag status --json`\)", lines[0])
+    assert re.fullmatch(r"151 files eligible, \d+ skipped \(`paqad-ai rag status --explain \.` says which and why\)", lines[0])
     assert f"keyword search ready: {total} chunks (0 with vectors); embedding continues" in lines
     assert f"embedding 0/{total} chunks" in lines
     middle = [line for line in lines if line.endswith(" left")]
@@ -72,7 +72,7 @@ def test_init_with_stderr_not_a_terminal_writes_plain_lines(git_repo):
     assert proc.returncode == 0, proc.stderr
     err = proc.stderr.splitlines()
     assert err[0] == f"Project root: {root}"
-    assert re.fullmatch(r"151 files eligible, \d+ skipped \(see `rag status --json`\)", err[1])
+    assert re.fullmatch(r"151 files eligible, \d+ skipped \(`paqad-ai rag status --explain \.` says which and why\)", err[1])
     assert any(line.startswith("keyword search ready: ") for line in err)
     assert re.fullmatch(r"embedding \d+/\d+ chunks, \d+/s, done in \d+s", err[-1])
     assert not ANSI.search(proc.stderr) and "━" not in proc.stderr
@@ -238,3 +238,20 @@ def test_a_stopped_embedding_is_not_said_to_continue(git_repo):
     assert re.search(r"\(\d+% so far; no process is embedding now: the next `paqad-ai rag refresh-context` \(the prompt "
                      r"hook starts one on every prompt\) or `paqad-ai rag init` finishes it\); keyword search only$",
                      response.degraded.words), response.degraded
+
+
+def test_init_in_a_read_only_paqad_folder_names_the_settings_file(built: Path):
+    # Seen on tqdm with .paqad/ not writable: "cannot use .../.paqad/..config.k5vpi_14.tmp",
+    # the temp file of an atomic write, a name the user never saw.
+    paqad = ProjectPaths(built).paqad_dir
+    immutable = subprocess.run(["chattr", "+i", str(paqad)], capture_output=True).returncode == 0
+    if not immutable:
+        pytest.skip("no chattr here: an unwritable folder cannot be made for root")
+    try:
+        code, _, err = run("rag", "init", "--provider", "local", project=built)
+    finally:
+        subprocess.run(["chattr", "-i", str(paqad)], check=True)
+    assert code == 2
+    assert err.splitlines()[-1] == (f"paqad-ai: error: cannot use {paqad / '.config'}: Operation not permitted; "
+                                    "check that .paqad/ is writable (the committed index is unchanged)")
+    assert not list(paqad.glob(".*.tmp"))

@@ -79,6 +79,30 @@ def test_explain_a_folder_says_whether_the_walk_enters_it(indexed: Path) -> None
     assert (data["path"], data["folder"], data["eligible"], data["indexed_files"]) == ("pkg/", True, True, 2)
 
 
+def test_explain_a_folder_lists_what_it_skips_and_why(indexed: Path) -> None:
+    # Seen on Textualize/rich: init said "224 skipped (see `rag status --json`)", the JSON gave
+    # only counts per reason, and `--explain .` "(330 indexed)": nothing said which 180 files were
+    # "minified" (benchmark result JSON files). A folder now lists them, per reason, most first.
+    pkg = indexed / "pkg"
+    (pkg / "empty.py").write_text("")
+    (pkg / "blob.py").write_bytes(bytes(range(256)) * 8)
+    for name in ("notes.txt", "todo.txt", "a.cfg", "b.ini"):
+        (pkg / name).write_text("plain words about the shop and its carts\n" * 3)
+    code, out, err = run("rag", "status", "--explain", "pkg", project=indexed)
+    assert (code, err) == (0, "")
+    assert out == (
+        "pkg/: a folder; the walk enters it and decides each file in it (2 indexed, 6 skipped)\n"
+        "  type:extension 4: pkg/a.cfg, pkg/b.ini, pkg/notes.txt (and 1 more)\n"
+        "  check:binary 1: pkg/blob.py\n"
+        "  check:empty 1: pkg/empty.py\n")
+    data = json.loads(run("rag", "status", "--explain", "pkg", "--json", project=indexed)[1])
+    assert data["skipped"] == {"type:extension": {"count": 4, "paths": ["pkg/a.cfg", "pkg/b.ini", "pkg/notes.txt"]},
+                               "check:binary": {"count": 1, "paths": ["pkg/blob.py"]},
+                               "check:empty": {"count": 1, "paths": ["pkg/empty.py"]}}
+    # a folder the walk skips lists nothing under it (the one reason is the folder's)
+    assert "skipped" not in json.loads(run("rag", "status", "--explain", "node_modules", "--json", project=indexed)[1])
+
+
 def test_explain_accepts_any_spelling_inside_the_project(indexed: Path) -> None:
     for spelling in ("./pkg/../pkg/cart.py", "pkg//cart.py", str(indexed / "pkg" / ".." / "pkg" / "cart.py")):
         assert run("rag", "status", "--explain", spelling, project=indexed) == (0, "pkg/cart.py: indexed\n", "")
@@ -89,12 +113,50 @@ def test_explain_the_root_and_paths_from_a_subfolder(indexed: Path, monkeypatch:
     # docs/ `--explain index.md` (docs/index.md) said the same, `--explain ../flag.go` "outside
     # the project": paths were read from the root whatever the current folder.
     assert run("rag", "status", "--explain", ".", project=indexed) == (
-        0, "./: a folder; the walk enters it and decides each file in it (3 indexed)\n", "")
+        0, "./: a folder; the walk enters it and decides each file in it (3 indexed, 1 skipped)\n"
+           "  ignore:default-dir 1: node_modules/\n", "")
     monkeypatch.chdir(indexed / "pkg")
     assert run("rag", "status", "--explain", "cart.py", project=indexed) == (0, "pkg/cart.py: indexed\n", "")
     assert run("rag", "status", "--explain", "../pyproject.toml", project=indexed) == (0, "pyproject.toml: indexed\n", "")
     assert run("rag", "status", "--explain", "pkg/prices.py", project=indexed) == (0, "pkg/prices.py: indexed\n", "")
     assert run("rag", "status", "--explain", "..", project=indexed)[1].startswith("./: a folder;")
+
+
+def test_probe_path_from_a_subfolder_is_read_from_there(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seen on tqdm: in tqdm/contrib/, `rag probe thread_map -p .` searched the whole project
+    # (tqdm/_monitor.py second) while `--explain .` there meant tqdm/contrib/.
+    (indexed / "shop.py").write_text('def cart_total_for_shop(cart):\n    """The cart total in cents."""\n'
+                                     "    return sum(cart.values())\n")
+    monkeypatch.chdir(indexed / "pkg")
+
+    def paths_of(*args: str) -> set[str]:
+        code, out, err = run("rag", "probe", "cart total", "--json", *args, project=indexed)
+        assert code == 0, err
+        return {r["path"] for r in json.loads(out)["results"]}
+
+    assert paths_of("-p", ".") == {"pkg/cart.py", "pkg/prices.py"}
+    assert paths_of("-p", "prices.py") == {"pkg/prices.py"}
+    assert paths_of("-p", "pkg/cart.py") == {"pkg/cart.py"}  # not under pkg/: from the project root
+    assert paths_of("-p", "..") == {"pkg/cart.py", "pkg/prices.py", "shop.py", "pyproject.toml"}
+
+
+def test_explain_says_when_git_tracks_a_file_an_ignore_rule_matches(indexed: Path) -> None:
+    # Seen on tqdm: `tests/` added to .gitignore, and tests/ stayed indexed with "indexed" and no
+    # word of why (git never ignores a tracked file; paqad-ai follows git).
+    (indexed / ".gitignore").write_text("pkg/*.py\n!pkg/prices.py\nextra/\n")
+    (indexed / "extra").mkdir()
+    (indexed / "extra" / "tool.py").write_text('def extra_tool(cart):\n    """An extra tool of the shop: it counts '
+                                               'the items of a cart."""\n    return len(cart.items)\n')
+    (indexed / ".paqad" / "rag.ignore.yaml").write_text('include: ["extra/**"]\n')
+    assert run("rag", "status", "--explain", "pkg/cart.py", project=indexed) == (0, (
+        "pkg/cart.py: indexed (git tracks it, so the ignore rule .gitignore:1:pkg/*.py does not apply, as in git: "
+        "`git rm --cached` it, or exclude it in .paqad/rag.ignore.yaml)\n"), "")
+    assert json.loads(run("rag", "status", "--explain", "pkg/cart.py", "--json", project=indexed)[1])[
+        "tracked_despite"] == ".gitignore:1:pkg/*.py"
+    assert run("rag", "status", "--explain", "pkg/prices.py", project=indexed)[1] == "pkg/prices.py: indexed\n"
+    # ignored and untracked, let in by an include: glob: not git's doing, no note
+    assert run("rag", "status", "--explain", "extra/tool.py", project=indexed)[1] == (
+        "extra/tool.py: eligible, but not in the index yet; the next sync (refresh-context, probe) adds it\n")
 
 
 def test_one_wording_for_paths_outside_the_project(indexed: Path) -> None:

@@ -161,3 +161,30 @@ def test_probe_with_a_setting_in_its_environment_is_answered_in_process(project:
         warm.stop(project)
         server.kill()
         server.wait()
+
+
+def test_probe_says_what_it_waits_for_when_the_warm_process_is_slow(project: ProjectPaths, monkeypatch):
+    """Seen on tqdm: after a 900 KB file was added, `rag probe` (served by the warm process, which
+    syncs the edited files first) printed nothing for 62 s, then keyword-only rows. A probe that
+    waits longer than WARM_NOTICE_SECONDS says so at once (here 0 s: the sync of 300 new
+    functions takes longer than that); an answer in time says nothing (the test above)."""
+    from conftest import run_cli
+    from paqad.hosts import warm_probe
+
+    server = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
+                               "--idle-seconds", "60"])
+    try:
+        _wait_for_socket(project)
+        body = "".join(f"def refund_step_{i}(order):\n    '''Refund step {i} of an order.'''\n    return order\n\n"
+                       for i in range(300))
+        (project.root / "src/shop/refunds.py").write_text(body)
+        monkeypatch.setattr(warm_probe, "WARM_NOTICE_SECONDS", 0.0)
+        monkeypatch.delenv("PAQAD_RAG_WARM_PROCESS")
+        code, out, err = run_cli("rag", "probe", "refund_step_17", "-n", "1", project=project.root)
+        assert code == 0, err
+        assert "src/shop/refunds.py:" in out
+        assert err.splitlines()[0] == warm_probe.WAITING_NOTE
+    finally:
+        warm.stop(project)
+        server.kill()
+        server.wait()

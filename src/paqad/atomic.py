@@ -50,7 +50,7 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> N
     ``mode``: the file's permission bits (e.g. ``0o600`` for secrets); default: an existing
     file's, else 0644. The temp file is created 0600 and gets ``mode`` before it replaces
     ``path``, so the content is never readable wider than either. Raises ``OSError`` (the temp
-    file is removed).
+    file is removed) whose ``filename`` is ``path`` when the folder refuses the write.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(path)
@@ -59,7 +59,10 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> N
             mode = path.stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:  # say the file the user knows, not our temp name (`..config.k5vpi_14.tmp`)
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -67,11 +70,13 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> N
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and exc.filename == tmp:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
 
 

@@ -524,7 +524,7 @@ def init_project(
     ensure_paqad_gitignore(paths)
     settings = load_settings(paths)
     if not rebuild_all:
-        say(f"Index already built ({state.files} files, {state.chunks} chunks); kept and synced. "
+        say(f"Index already built ({state.files} files, {state.chunks} chunks); kept, syncing what changed. "
             "Use `paqad-ai rag init --rebuild` to rebuild from scratch.")  # --yes only answers questions
     tick = progress or _no_progress
 

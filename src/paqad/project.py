@@ -116,6 +116,20 @@ def project_relative(root: Path, value: str, what: str = "") -> str:
     return "" if text == "." else text
 
 
+def from_cwd(root: Path, value: str, cwd: Path | None) -> str:
+    """A path typed on the command line (``--explain``, ``probe --path``), as a shell completes it:
+    ``value`` made absolute from ``cwd`` when it names something there and ``cwd`` lies inside
+    ``root`` below it (``cart.py`` or ``.`` typed in ``pkg/``); else ``value`` unchanged (then
+    read from the project root, as the README's examples are). No error: the caller checks."""
+    if cwd is None or os.path.isabs(value):
+        return value
+    here = Path(os.path.abspath(cwd))
+    if here == root or root not in here.parents:
+        return value
+    candidate = os.path.normpath(here / value)
+    return candidate if os.path.lexists(candidate) else value
+
+
 def relpath(root: Path, path: Path) -> str:
     """Project-relative POSIX path of ``path`` (never absolute)."""
     return path.relative_to(root).as_posix()

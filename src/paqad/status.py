@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from paqad.config import KEYS, Settings, load_settings
 from paqad import store as store_mod
-from paqad.index.fs_names import fs_name
+from paqad.index.fs_names import fs_name, shown_name
 from paqad.index.rows import FileRow, is_racily_clean
 from paqad.errors import NO_COMPLETE_BUILD_MESSAGE, IndexBuildingError, IndexMissingError, PaqadError, ProjectPathError
 from paqad.project import ProjectPaths, project_relative
@@ -53,23 +53,33 @@ class Explanation:
     changed: bool = False
     folder: bool = False
     indexed_files: int | None = None  # indexed files at or under the path (None: no readable index)
+    # a folder the walk enters: what it skips under it, ((reason, count, first paths), ...), most first
+    skipped: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    # an indexed file that git tracks although an ignore rule matches it: that rule, `.gitignore:1:tests/`
+    tracked_despite: str | None = None
 
     def describe(self) -> str:
         """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
         if self.folder:
             return self._describe_folder()
+        path = shown_name(self.path)  # `caf\xe9.py`, not `caf\udce9.py`
         if not self.eligible:
-            text = f"{self.path}: not indexed ({self.reason})"
+            text = f"{path}: not indexed ({self.reason})"
             if self.in_index:
                 text += f", but the index still holds it from before; {NEXT_SYNC} removes it"
             return text
         if self.in_index is None:
-            return f"{self.path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
+            return f"{path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
         if not self.in_index:
-            return f"{self.path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
+            return f"{path}: eligible, but not in the index yet; {NEXT_SYNC} adds it"
         if self.changed:
-            return f"{self.path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
-        return f"{self.path}: indexed"
+            text = f"{path}: indexed; changed on disk since, {NEXT_SYNC} re-indexes it"
+        else:
+            text = f"{path}: indexed"
+        if self.tracked_despite:
+            text += (f" (git tracks it, so the ignore rule {self.tracked_despite} does not apply, as in git: "
+                     "`git rm --cached` it, or exclude it in .paqad/rag.ignore.yaml)")
+        return text
 
     def _describe_folder(self) -> str:
         held = self.indexed_files or 0
@@ -79,11 +89,44 @@ class Explanation:
                 text += f", but the index still holds {held} file(s) under it from before; {NEXT_SYNC} removes them"
             return text
         count = "no index yet" if self.indexed_files is None else f"{held} indexed"
-        return f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"
+        total = sum(n for _, n, _ in self.skipped)
+        if total:
+            count += f", {total} skipped"
+        lines = [f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"]
+        for reason, n, first in self.skipped:
+            more = f" (and {n - len(first)} more)" if n > len(first) else ""
+            lines.append(f"  {reason} {n}: {', '.join(map(shown_name, first))}{more}")
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "folder": self.folder, "eligible": self.eligible, "reason": self.reason,
-                "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files}
+                "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files,
+                **({"tracked_despite": self.tracked_despite} if self.tracked_despite else {}),
+                **({"skipped": {reason: {"count": n, "paths": list(first)} for reason, n, first in self.skipped}}
+                   if self.folder and self.eligible else {})}
+
+
+# What a folder's explanation lists of its skipped paths: this many per reason.
+SKIPPED_EXAMPLES = 3
+# Folders every project has, rejected by rule: saying so under `--explain .` tells nobody anything.
+_ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
+
+
+def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """What the walk (:func:`paqad.index.discover.discover`) rejects at or under the
+    project-relative ``folder`` (``""``: the whole project; else ending in ``/``): per reason
+    code, the count and the first :data:`SKIPPED_EXAMPLES` paths (a folder not entered counts
+    once, as ``name/``), the most frequent reason first; ``.git`` and ``.paqad`` are left out,
+    folders or a git worktree's ``.git`` file. ``max_file_size`` in bytes."""
+    from paqad.index.discover import discover
+
+    grouped: dict[str, list[str]] = {}
+    for decision in discover(root, max_file_size=max_file_size).rejected:
+        if (decision.reason and decision.reason not in _ALWAYS_SKIPPED and decision.path.startswith(folder)
+                and decision.path.rsplit("/", 1)[-1] != ".git"):  # a worktree's or submodule's pointer file
+            grouped.setdefault(decision.reason, []).append(decision.path)
+    ordered = sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return tuple((reason, len(found), tuple(found[:SKIPPED_EXAMPLES])) for reason, found in ordered)
 
 
 def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str = "") -> Explanation:
@@ -101,24 +144,51 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
                 count: int | None = store.count_files_under("")
         except PaqadError:
             count = None
-        return Explanation("./", True, None, bool(count) if count is not None else None, folder=True, indexed_files=count)
+        return Explanation("./", True, None, bool(count) if count is not None else None, folder=True, indexed_files=count,
+                           skipped=skipped_under(paths.root, "", settings.rag_max_file_size))
     if not os.path.lexists(paths.root / rel):
         raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")
+    skipped = skipped_under(paths.root, decision.path, settings.rag_max_file_size) if folder and decision.eligible else ()
     try:
         with store_mod.open_store(paths, readonly=True) as store:
             if folder:
                 count = store.count_files_under(decision.path.rstrip("/"))
                 return Explanation(decision.path, decision.eligible, decision.reason, count > 0, folder=True,
-                                   indexed_files=count)
+                                   indexed_files=count, skipped=skipped)
             row = store.file_row(decision.path)
             synced_at_ns = int(store.meta().get("synced_at_ns") or 0)
     except PaqadError:
-        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder)
+        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder, skipped=skipped)
     changed = row is not None and decision.eligible and _changed_since_indexed(paths.root, row, decision, synced_at_ns)
+    despite = tracked_despite_ignore(paths.root, decision.path) if decision.eligible else None
     return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
-                       indexed_files=int(row is not None))
+                       indexed_files=int(row is not None), tracked_despite=despite)
+
+
+def tracked_despite_ignore(root: Path, rel: str) -> str | None:
+    """The git ignore rule that matches the project-relative file ``rel`` although git tracks it
+    (so, as in git, the rule does not apply), as ``source:line:pattern`` (``.gitignore:1:tests/``);
+    None when no rule matches, git does not track it (an ``include:`` glob re-admitted it), outside
+    git, or git fails (``git check-ignore --no-index``, then ``git ls-files``: at most 5 s each)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "check-ignore", "-v", "--no-index", "--", fs_name(rel)], cwd=root,
+                              capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or b"\t" not in done.stdout:
+        return None
+    rule = os.fsdecode(done.stdout.split(b"\t", 1)[0])
+    if ":!" in rule:  # a negation: the file is not ignored
+        return None
+    try:  # eligible although ignored: tracked, or re-admitted by an include: glob (not git's doing)
+        tracked = subprocess.run(["git", "ls-files", "--", fs_name(rel)], cwd=root, capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return rule if tracked.returncode == 0 and tracked.stdout.strip() else None
 
 
 def _changed_since_indexed(root: Path, row: FileRow, decision: FilterDecision, synced_at_ns: int) -> bool:

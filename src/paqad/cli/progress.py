@@ -4,7 +4,7 @@ A terminal gets rich's bars (:class:`paqad.cli.rag_commands.BuildProgress`); any
 one line per stage change and, while chunking or embedding runs, one line every
 :data:`INTERVAL_SECONDS` (DESIGN §10: no long build is silent)::
 
-    47 files eligible, 34 skipped (see `rag status --json`)
+    47 files eligible, 34 skipped (`paqad-ai rag status --explain .` says which and why)
     keyword search ready: 1,024 chunks (0 with vectors); embedding continues
     embedding 0/1,024 chunks
     embedding 420/1,024 chunks, 84/s, ~7s left
@@ -63,7 +63,7 @@ class PlainProgress:
         if not self.chatty and stage not in ("chunk", "embed"):
             return
         if stage == "eligible":
-            self.say(f"{done:,} files eligible, {total - done:,} skipped (see `rag status --json`)")
+            self.say(f"{done:,} files eligible, {total - done:,} skipped (`paqad-ai rag status --explain .` says which and why)")
         elif stage == "cached":
             self.say(f"{total:,} chunks to index: {done:,} from the embedding cache, {total - done:,} to embed")
         elif stage == "searchable":

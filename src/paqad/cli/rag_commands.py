@@ -54,7 +54,7 @@ class BuildProgress:
         if not self.started_display:
             self.progress.start()
         if stage == "eligible":
-            self.progress.console.print(f"{done} files eligible, {total - done} skipped (see `rag status --json`)")
+            self.progress.console.print(f"{done} files eligible, {total - done} skipped (`paqad-ai rag status --explain .` says which and why)")
             return
         if stage == "cached":
             self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
@@ -249,7 +249,7 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
 @click.argument("query", required=False)
 @click.option("--query-file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Read the query from a file.")
 @click.option("--top-n", "-n", type=click.IntRange(1, 200), default=None, help="Results to show (default: rag_top_n).")
-@click.option("--path", "-p", "path_prefix", default=None, help="Only search under this project-relative folder or file.")
+@click.option("--path", "-p", "path_prefix", default=None, help="Only search under this folder or file (from the current folder when it is there, else from the project root).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 @click.option("--no-sync", is_flag=True, help="Search the index as it is, without syncing changed files first.")
 @project_root_option
@@ -279,7 +279,7 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     paths = resolve_paths(project_root)
     text = _read_query(query, query_file)
     settings = load_settings(paths)
-    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,
+    result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, cwd=Path.cwd(), no_sync=no_sync,
                        progress=PlainProgress(chatty=False), warn=_warn, note=_note)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 from paqad.config import Settings
-from paqad.index.fs_names import fs_name, text_name
+from paqad.index.fs_names import fs_name, shown_name, text_name
 from paqad.project import ProjectPaths
 from paqad.atomic import write_text_atomic
 
@@ -198,6 +198,12 @@ def _branch_paths(root: Path, base_branch: str) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
+def in_git_work_tree(root: Path) -> bool:
+    """Whether ``root`` lies in a git work tree (``git rev-parse`` answers there; no ``git``
+    executable or a git error: False). One git call, at most 10 seconds."""
+    return _git(root, "rev-parse", "--show-prefix") is not None
+
+
 def changed_files(root: Path, base_branch: str = "") -> list[str]:
     """Project-relative paths (``/``) of existing files changed in the working tree or on the branch.
 
@@ -239,7 +245,7 @@ def name_words(path: str) -> list[str]:
 def query_name(path: str) -> str:
     """``path`` fit for query text: a name whose bytes are not UTF-8 (surrogates, which the
     tokenizer refuses) gets its undecodable bytes as ``\\xNN`` escapes, e.g. ``caf\\xe9.py``."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return shown_name(path)
 
 
 def changed_files_query(files: list[str]) -> str:

@@ -30,7 +30,7 @@ from paqad.project import ProjectPaths, index_exists
 from paqad.build import embed_backlog
 from paqad.deliver.delivery import index_terms
 from paqad.deliver.intent import Intent, classify
-from paqad.deliver.query import Query, choose_query, read_last_prompt
+from paqad.deliver.query import Query, choose_query, in_git_work_tree, read_last_prompt
 from paqad.deliver.render import render_section
 from paqad.deliver.session_file import write_section
 from paqad.jobs.sync_policy import REFRESH, SyncOutcome, SyncState
@@ -236,9 +236,10 @@ class _Round:
             if self.empty:
                 return RefreshOutcome(f"{self.note}; the index holds no chunks (nothing indexable): section left out",
                                       wrote=True, seconds=time.perf_counter() - started)
-            return RefreshOutcome(f"{self.note}; nothing to search for (no prompt recorded, no uncommitted or branch "
-                                  "changes in git): section left out", wrote=True,
-                                  seconds=time.perf_counter() - started, backlog=backlog)
+            why = ("no uncommitted or branch changes in git" if in_git_work_tree(self.paths.root)
+                   else "not a git repository, so no changed files to search for")
+            return RefreshOutcome(f"{self.note}; nothing to search for (no prompt recorded, {why}): section left out",
+                                  wrote=True, seconds=time.perf_counter() - started, backlog=backlog)
         threshold, relief = self.settings.rag_similarity_threshold, self.settings.rag_relief_floor
         if done.response is None:  # the prompt needs no retrieval
             outcome = FloorOutcome(NOTHING, (), None, threshold, relief)

@@ -14,7 +14,9 @@ process's environment (the warm process reads the files only). When none was run
 
 from __future__ import annotations
 
+import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 from paqad.config import Settings
@@ -23,22 +25,39 @@ from paqad.project import ProjectPaths
 # How long a probe waits for the warm process (which may be answering a prompt or syncing many
 # edited files first) before answering in its own process instead.
 WARM_PROBE_SECONDS = 60.0
+# After this many seconds without the warm process's answer, the probe says what it waits for
+# (a sync of a large edited file took a minute, silent, before it fell back to keywords).
+WARM_NOTICE_SECONDS = 3.0
+WAITING_NOTE = (f"waiting for the project's warm process, which syncs the edited files before it searches "
+                f"(up to {WARM_PROBE_SECONDS:.0f} s, then this process searches the index as committed; "
+                "PAQAD_RAG_WARM_PROCESS=false syncs here, with progress)")
 
 
 def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | None = None,
-          path_prefix: str | None = None, no_sync: bool = False, progress=None,
+          path_prefix: str | None = None, cwd: Path | None = None, no_sync: bool = False, progress=None,
           warn: Callable[[str], None], note: Callable[[str], None]):
     """:func:`paqad.jobs.probe.probe`'s :class:`~paqad.jobs.probe.ProbeResult` for ``text``, from the
-    warm process when it can answer, else computed here (same arguments, same errors raised)."""
+    warm process when it can answer, else computed here (same arguments, same errors raised).
+    ``path_prefix`` is read from ``cwd`` (the caller's folder) when it names something there, as
+    ``--explain`` is (:func:`paqad.project.from_cwd`): ``-p .`` in ``src/`` means ``src/``."""
     from paqad.hosts import warm
+    from paqad.project import from_cwd
+
+    if path_prefix:
+        path_prefix = from_cwd(paths.root, path_prefix, cwd)
 
     absent = False
     if settings.rag_warm_process and not warm.settings_in_environment():
         request = {"query": text, "top_n": top_n, "path_prefix": path_prefix, "no_sync": no_sync}
+        notice = threading.Timer(WARM_NOTICE_SECONDS, note, (WAITING_NOTE,))
+        notice.daemon = True
+        notice.start()
         try:
             return _from_reply(warm.ask_probe(paths, request, time.monotonic() + WARM_PROBE_SECONDS), warn, note)
         except warm.Miss as miss:
             absent = miss.absent
+        finally:
+            notice.cancel()
     from paqad.jobs.probe import probe as run_probe
 
     result = run_probe(paths, settings, text, top_n=top_n, path_prefix=path_prefix, no_sync=no_sync,

@@ -35,3 +35,10 @@ def fs_name(text: str) -> str:
         return os.fsdecode(text.encode("utf-8"))
     except UnicodeEncodeError:  # holds surrogates: already the OS's spelling
         return text
+
+
+def shown_name(text: str) -> str:
+    """A path as people read it: a name whose bytes are not UTF-8 (lone surrogates, which print
+    as ``\\udce9``) gets its undecodable bytes as ``\\xNN`` escapes, e.g. ``caf\\xe9.py``; any
+    other name unchanged."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -8,7 +8,6 @@ caller re-reads dict keys; :meth:`StatusReport.to_dict` is the ``--json`` object
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -56,7 +55,7 @@ class StatusReport:
         rows)``, the CLI's column aligner), the index, the last refresh, the key, the team store."""
         report = self.status
         lines = ["Settings:"]
-        settings_rows = [[s.name, str(s.value), s.source] for s in report.settings]
+        settings_rows = [[s.name, setting_text(s.name, s.value), s.source] for s in report.settings]
         lines += ["  " + line for line in aligned(("key", "value", "from"), settings_rows)]
         lines.append(report.index.headline())
         if report.index.built_at:
@@ -78,7 +77,9 @@ class StatusReport:
 
         idx = self.status.index
         coverage = round(idx.coverage, 4)  # the value `--json` shows as semantic_coverage
-        langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:8])
+        langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:SHOWN_LANGUAGES])
+        if len(idx.languages) > SHOWN_LANGUAGES:  # it cut them without a word
+            langs += f", and {len(idx.languages) - SHOWN_LANGUAGES} more (`rag status --json` lists all)"
         lines = [f"  a build is running (pid {self.build_pid})"] if self.build_pid is not None else []
         lines.append(f"  provider/model: {idx.provider} / {idx.model} ({idx.dimension}-d)")
         lines.append(f"  confidence calibration: {self.status.calibration or 'none shipped (the cosine stands in)'}")
@@ -90,12 +91,30 @@ class StatusReport:
         lines.append(f"  languages: {langs}")
         if idx.rejected:
             skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
-            lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped})")
+            lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped}; `paqad-ai rag status --explain .` lists them)")
         note = large_sources_note(list(idx.large_sources), self.max_file_size)
         if note:
             lines.append(f"  {note}")
         lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
         return lines
+
+
+# The status line names this many languages (most files first); --json has every one.
+SHOWN_LANGUAGES = 8
+
+# What an empty setting means, in the status table's words (README "Configuration").
+_EMPTY_MEANS = {"rag_base_branch": "(auto)", "rag_team_store": "(off)"}
+
+
+def setting_text(name: str, value: Any) -> str:
+    """A setting's value as ``rag status`` shows it: as it is written in a config file
+    (``true``/``false``, not Python's ``True``), an empty one as what it means
+    (``rag_base_branch``: ``(auto)``, as the README says)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value in ("", None):
+        return _EMPTY_MEANS.get(name, "")
+    return str(value)
 
 
 def _fmt_time(iso_or_epoch: float | str | None) -> str:
@@ -130,18 +149,7 @@ def explain(paths: ProjectPaths, value: str, cwd: Path | None = None) -> Explana
     Raises ConfigError for bad settings, OutsideProjectError / ProjectPathError for a bad path.
     """
     from paqad.config import load_settings
+    from paqad.project import from_cwd
     from paqad.status import explain_path
 
-    return explain_path(paths, load_settings(paths), _from_cwd(paths.root, value, cwd), what="--explain")
-
-
-def _from_cwd(root: Path, value: str, cwd: Path | None) -> str:
-    """``value`` made absolute from ``cwd`` when it names something there and ``cwd`` lies inside
-    ``root`` below it; else ``value`` unchanged."""
-    if cwd is None or os.path.isabs(value):
-        return value
-    here = Path(os.path.abspath(cwd))
-    if here == root or root not in here.parents:
-        return value
-    candidate = os.path.normpath(here / value)
-    return candidate if os.path.lexists(candidate) else value
+    return explain_path(paths, load_settings(paths), from_cwd(paths.root, value, cwd), what="--explain")
