@@ -70,7 +70,7 @@ def case_score(case: dict, chunks: list[tuple[str, int, int]]) -> Score:
 
 def benchmark_summary() -> str:
     """One line counting what ``projects/*.json`` holds now, e.g. ``28 real projects in 10
-    languages, 529 hand-labelled queries (dev 14 projects / 296, test ...)``: counted, never typed."""
+    languages, 572 hand-labelled queries (dev 14 projects / 339, test ...)``: counted, never typed."""
     projects = corpora.load_projects()
     splits = {name: [p for p in projects if p.split == name] for name in ("dev", "test")}
     per_split = ", ".join(f"{name} {len(group)} projects / {sum(len(p.cases) for p in group)}"
