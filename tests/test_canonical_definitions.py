@@ -23,7 +23,9 @@ from paqad.search.symbols import DefinitionMatch
 
 
 def _row(cid: int, path: str, text: str, symbol: str | None = None) -> store_mod.ChunkRow:
-    return store_mod.ChunkRow(path, 1, text.count("\n") + 1, "perl", symbol, "function", None, text, id=cid)
+    # the index's language for the path (Erlang's name-prefix submodules count only in Erlang, round 6)
+    language = "erlang" if path.endswith(".erl") else "perl"
+    return store_mod.ChunkRow(path, 1, text.count("\n") + 1, language, symbol, "function", None, text, id=cid)
 
 
 def _shares(query: str, rows: dict[store_mod.ChunkRow, str], files: dict[str, str] | None = None,

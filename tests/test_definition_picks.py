@@ -98,8 +98,11 @@ def test_a_declaration_file_shares_less_only_beside_its_implementation():
 def test_a_symbol_spelled_with_another_case_shares_less():
     upper = _row(1, "lib/errors.dart", "class UsageException implements Exception {}\n")
     lower = _row(2, "lib/runner.dart", "UsageException usageException(String m) => UsageException(m);\n")
-    assert _shares("default", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 0.7}
-    assert _shares("no-exact-case", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 1.0}
+    # the type's own chunk is a candidate (round 6's text_types: `class UsageException`), so the other
+    # chunk also gets constructor_share: 0.7 x 0.7
+    assert _shares("no-text-types", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 0.7}
+    assert _shares("default", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 0.7 * 0.7}
+    assert _shares("no-exact-case", "UsageException", [upper, lower], {1: True, 2: False}) == {1: 1.0, 2: 0.7}
 
 
 def test_a_bare_type_name_prefers_the_type_over_its_constructors():

@@ -26,13 +26,14 @@ def _context(options: RankingOptions) -> RankingContext:
 
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
-               "root_package", "platform_variants", "named_platforms", "version_copies", "issue_prompts", "named_frames",
+               "kind_words", "free_functions", "root_package", "platform_variants", "named_platforms", "version_copies", "issue_prompts", "named_frames",
                "title_names", "header_pairs", "interface_pairs", "error_literals")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
                                           "central_files", "older", "platform_twins", "coherence", "saturation",
                                           "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
                                           "dominant_file", "passage_order", "passage_choice"]
-    off_by_default = ("root_package", "platform_variants", "named_frames", "title_names", "header_pairs", "error_literals")
+    off_by_default = ("kind_words", "free_functions", "root_package", "platform_variants", "named_frames", "title_names",
+                      "header_pairs", "error_literals")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "platform_twins", "saturation", "record_data", *round_4[:3], "module_qualifiers",
                                           *(name for name in round_4[3:] if name not in off_by_default),

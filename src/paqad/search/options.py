@@ -18,6 +18,8 @@ from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, DIVERSITY_D
 ROUND_4_SIGNALS = ("reexports", "header_declarations", "qualified_members", "module_qualifiers", "type_members",
                    "macro_or_function", "root_package", "platform_variants", "platform_twins", "version_copies",
                    "issue_prompts", "header_pairs", "error_literals")
+# the canonical-definition rule's four tests (signals/canonical.py), each ablated by name
+CANONICAL_TESTS = ("overrides", "roots", "delegates", "one_of_file")
 # issue 24, issue texts (bench/issues): long prompts only
 ISSUE_TEXT_SIGNALS = ("named_frames", "title_names")
 
@@ -58,12 +60,36 @@ class RankingOptions:
     # a name defined in several modules, the qualifier not deciding: the non-canonical ones
     # (an override, a submodule's, a wrapper delegating to another; signals/canonical.py)
     canonical_share: float = 0.7
+    # round 6: a qualifier naming a tied definition's file or folder names it (`bytes_mut::Shared`);
+    # name-prefix submodules (`gun_http2` of `gun`) only in Erlang
+    canonical_path_qualifiers: bool = True
+    canonical_prefix_modules: bool = True
+    # test 4: a head ending in `;` before any `{` is a declaration (round 6); measured, left off: no dev case moved
+    canonical_declarations: bool = False
+    canonical_off: frozenset[str] = frozenset()  # its tests left out by name (overrides, roots, delegates, one_of_file)
     strict_definitions: bool = False  # the name right after the keyword (symbols.strict_definition_pattern)
     # a definition named on its last line (C `typedef struct {...} name;`): the table's match moves
     # to its first piece (paqad.search.definition_heads)
     definition_heads: bool = True
     qualified_types: bool = True  # constructor_share for qualified PascalCase names too (bytes_mut::Shared)
+    # round 6: a chunk whose text defines the type (Go `type Level uint32`, TS `type Draft<T> =`) is
+    # the type's chunk for that preference and for module qualifiers, whatever the symbol table says
+    text_types: bool = True
+    # round 6: a constant-shaped name (MAX_VEC_POS, GUID) is defined right after its keyword or as a
+    # property at a line's start, not by a use inside a longer line (symbols.defines_constant_in_text)
+    constant_shapes: bool = True
+    twin_symbols: bool = True  # round 6: a platform variant's core twin has its symbol path (signals.platform_twins)
+    go_specs: bool = True  # round 6: Go's typed const/var spec `PanicLevel Level = iota` defines its name
+    member_fields: bool = True  # round 6: `Foo.bar` finds a field `bar` declared in Foo's body (signals.name_shape)
+    # round 6: a C/C++ definition head without a keyword defines its name (symbols); measured, left
+    # off: dev C++ def@1 0.92 -> 1.00, but test C nDCG 0.966 -> 0.962 and where 0.801 -> 0.799
+    c_signatures: bool = False
+    # round 6: `Validator class`: the type's definition chunk (signals.name_shape); measured, left off
+    # (0.5 in with-kind-words): dev C++ +1 case, test TypeScript symbol nDCG 0.902 -> 0.888
+    kind_word_share: float = 0.0
+    member_share: float = 1.0  # round 6: a bare lower-case name's methods beside a free function of it (signals.name_shape)
     overload_share: float = 0.7  # a body-less overload signature beside its implementation (signals.overloads)
+    split_bodies: bool = True  # a chunk opening a body it does not close has one (signals.overloads; round 6)
     reopening_share: float = 0.5  # a scope reopened only to nest a type in it (signals.reopenings)
     # a name only on a definition line's tail, beside a sure definition (signals.loose_matches); measured, left
     # off: it lost C++ on dev (yaml-cpp, cli11: 0.758 -> 0.749 nDCG@10, def@1 0.824 -> 0.765)
@@ -178,6 +204,32 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     return configs
 
 
+def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
+    """The ablations of round 6's symbol def@1 rules (bench/README.md, "Round 6: symbol queries"):
+    each off (``no-...``), and all off (``no-symbols-def2``: main's default before them)."""
+    configs = {
+        "no-split-bodies": replace(default, split_bodies=False),
+        "no-canonical-paths": replace(default, canonical_path_qualifiers=False),
+        "no-canonical-prefixes": replace(default, canonical_prefix_modules=False),
+        "no-text-types": replace(default, text_types=False),
+        "no-constant-shapes": replace(default, constant_shapes=False),
+        "with-free-functions": replace(default, member_share=0.7),  # measured, left off (no dev case moved)
+        "with-c-signatures": replace(default, c_signatures=True),  # measured, left off
+        "with-kind-words": replace(default, kind_word_share=0.5),  # measured, left off
+        "with-canonical-declarations": replace(default, canonical_declarations=True),  # measured, left off
+        "no-canonical-scope": replace(default, canonical_path_qualifiers=False, canonical_prefix_modules=False),
+        **{f"no-canonical-{test.replace('_', '-')}": replace(default, canonical_off=frozenset({test}))
+           for test in CANONICAL_TESTS},
+        "no-twin-symbols": replace(default, twin_symbols=False),
+        "no-member-fields": replace(default, member_fields=False),
+        "no-go-specs": replace(default, go_specs=False),
+    }
+    configs["no-symbols-def2"] = replace(default, split_bodies=False, canonical_path_qualifiers=False,
+                                         canonical_prefix_modules=False, text_types=False, constant_shapes=False,
+                                         twin_symbols=False, member_fields=False, go_specs=False)
+    return configs
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -222,6 +274,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-record-data": replace(default, record_data=False),
     }
     configs.update(_round_4_and_later(default))
+    configs.update(_round_6_symbols(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

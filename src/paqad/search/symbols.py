@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from paqad import store as store_mod
 from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
+from paqad.search.priors import PROSE_LANGUAGES
 
 MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says little
 # A one-word query in lower case (`usage`, `nlargest`, `handshake`), or kebab-case as Lisps name
@@ -144,6 +145,125 @@ def strict_definition_pattern(name: str) -> re.Pattern[str]:
         rf"|{escaped}\s*:=)",
         re.MULTILINE,
     )
+
+
+# the keywords that open a type's definition (C's `typedef struct` names the type last: definition_heads)
+_TYPE_KEYWORDS = r"class|struct|interface|type|enum(?:\s+class)?|trait|union|record|protocol"
+
+
+@lru_cache(maxsize=512)
+def type_definition_pattern(name: str) -> re.Pattern[str]:
+    """The "this line defines the type ``name``" rule: at the start of a line, modifiers, a type
+    keyword, an optional export macro in capitals (C++ ``class YAML_CPP_API Node``), then the name,
+    not followed by ``;`` (a forward declaration ``class node;``) nor ``(`` (a call): Go ``type
+    Level uint32``, TypeScript ``export type Draft<T> =``, Rust ``pub struct Shared {``, C++
+    ``class node {``. Multi-line, case-sensitive."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*{_MODIFIERS}(?:{_TYPE_KEYWORDS})[ \t]+(?:[A-Z][A-Z0-9_]*[ \t]+)?{escaped}(?![\w$])(?![ \t]*[;(])",
+        re.MULTILINE,
+    )
+
+
+def defines_type_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` holds a line defining the type ``name`` (:func:`type_definition_pattern`)."""
+    return len(name) >= 2 and name in text and bool(type_definition_pattern(name).search(text))
+
+
+def text_type(row: store_mod.ChunkRow, names: set[str]) -> bool:
+    """Whether a code chunk's text defines one of ``names`` as a type, whatever the symbol table
+    says (``text_types``): a Go ``type Level uint32`` or a TypeScript ``export type Draft<T> =`` in
+    a chunk the chunker left without a symbol, a C++ class whose chunk it named after the namespace."""
+    return row.language not in PROSE_LANGUAGES and any(defines_type_in_text(row.text, n) for n in names)
+
+
+# a constant's or macro's name (issue 24's "FOO_BAR -> macro/constant"): capitals, digits and `_`,
+# with an `_` or at least three capitals (`MAX_VEC_POS`, `GUID`, `NOTHING`; not `IO` or `Foo`)
+_CONSTANT_SHAPE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,}[0-9]*")
+
+
+def is_constant_shape(name: str) -> bool:
+    """Whether ``name`` is spelled like a constant or a macro (``MAX_VEC_POS``, ``GUID``)."""
+    return _CONSTANT_SHAPE.fullmatch(name) is not None
+
+
+@lru_cache(maxsize=512)
+def constant_definition_pattern(name: str) -> re.Pattern[str]:
+    """How a constant-shaped ``name`` is defined: :func:`strict_definition_pattern` (the name right
+    after ``const``/``static``/``#define``, or assigned at the start of a line), a property or
+    field at the start of a line (``GUID: '258EAFA5-...'`` in an object literal), or a Go
+    ``const``/``var`` spec with its type (``PANIC_LEVEL Level = iota``). Not a use inside a longer
+    line (``const state = draft[DRAFT_STATE]``, ``const { GUID } = require(...)``)."""
+    escaped = re.escape(name)
+    return re.compile(
+        strict_definition_pattern(name).pattern
+        + rf"|^[ \t]*{escaped}[ \t]*:(?!:)"
+        + rf"|^[ \t]*{escaped}[ \t]+[\w.*\[\]]+[ \t]*=(?!=)",
+        re.MULTILINE,
+    )
+
+
+def defines_constant_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` defines the constant-shaped ``name`` (:func:`constant_definition_pattern`)."""
+    return len(name) >= 2 and name in text and bool(constant_definition_pattern(name).search(text))
+
+
+_STATEMENT_WORDS = r"return|throw|yield|await|new|case|else|if|delete|goto|raise|print|echo"
+
+
+@lru_cache(maxsize=512)
+def field_definition_pattern(name: str) -> re.Pattern[str]:
+    """A line declaring the field or property ``name`` in a type's body: modifiers and a type
+    before it (``private final String name;``, ``std::string name{};``), or a type after it (Go
+    ``DataKey string``, TypeScript ``name?: string``, Rust ``pub name: usize,``); not a statement
+    (``return name;``). Multi-line, case-sensitive; meant for the owner type's own chunk."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*(?!(?:{_STATEMENT_WORDS})\b){_MODIFIERS}(?:[\w$<>\[\],.*&:?]+[ \t]+)*?[*&]?{escaped}(?![\w$])"
+        rf"[ \t]*(?:\??:(?!:)|[;=,{{\[]|$|[ \t]*[\w*\[\].]+[ \t]*(?:`[^`\n]*`)?[ \t]*(?://.*)?$)",
+        re.MULTILINE,
+    )
+
+
+# chunk kinds of a type's own body (where a member field is declared)
+OWNER_KINDS = frozenset({"class", "struct", "interface", "trait", "impl", "record", "object", "enum", "protocol"})
+
+
+def declares_field(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
+    """Whether ``row`` is a chunk of the type ``owner``'s body (its symbol's last part, any case)
+    that declares the field ``name`` (:func:`field_definition_pattern`)."""
+    last = re.split(r"::|\.|#", row.symbol or "")[-1]
+    return (row.kind in OWNER_KINDS and last.lower() == owner.lower() and name in row.text
+            and field_definition_pattern(name).search(row.text) is not None)
+
+
+@lru_cache(maxsize=512)
+def go_spec_pattern(name: str) -> re.Pattern[str]:
+    """A Go ``const``/``var`` block's typed spec of ``name``: an indented ``PanicLevel Level = iota``
+    (the untyped ``Name = x`` and ``var name T`` forms are :func:`definition_pattern`'s)."""
+    return re.compile(rf"^[ \t]+{re.escape(name)}[ \t]+[\w.*\[\]]+[ \t]*=(?!=)", re.MULTILINE)
+
+
+# languages whose functions are defined by a signature without a keyword (`static int f(void) {`)
+SIGNATURE_LANGUAGES = frozenset({"c", "cpp"})
+
+
+@lru_cache(maxsize=512)
+def signature_definition_pattern(name: str) -> re.Pattern[str]:
+    """A C/C++ function definition's head: at the start of a line, a return type (words, ``::``,
+    templates, ``*``/``&``: ``CLI11_INLINE std::vector<std::string>``, ``inline _Indent``) then
+    ``name(`` and a body's ``{`` or no ``;`` or ``=`` to the line's end (a prototype ``int f(int);``
+    or a call ``x = f(y);`` is not one); not a statement (``return f(x)``). Multi-line, case-sensitive."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*(?!(?:{_STATEMENT_WORDS})\b)[A-Za-z_][\w:<>,*& \t]*?[\w>*&][ \t*&]+(?:[\w]+::)*{escaped}[ \t]*\((?:[^;\n{{]*\{{.*|[^;=\n]*)$",
+        re.MULTILINE,
+    )
+
+
+def defines_signature_in_text(text: str, name: str) -> bool:
+    """Whether ``text`` holds a C/C++ definition head of ``name`` (:func:`signature_definition_pattern`)."""
+    return len(name) >= 2 and name in text and bool(signature_definition_pattern(name).search(text))
 
 
 def defines_in_text(text: str, name: str, strict: bool = False) -> bool:

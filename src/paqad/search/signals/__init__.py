@@ -76,6 +76,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("module_qualifiers", module_qualifiers.apply, lambda o: o.symbols),
     Signal("type_members", name_shape.type_members, lambda o: o.symbols),
     Signal("macro_or_function", name_shape.macro_or_function, lambda o: o.symbols),
+    Signal("kind_words", name_shape.kind_words, lambda o: o.symbols and o.kind_word_share > 0),
+    Signal("free_functions", name_shape.free_functions, lambda o: o.symbols and o.member_share < 1.0),
     Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
     Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
     Signal("named_platforms", platform_variants.named_platforms, lambda o: o.priors and o.named_platform_prior < 1.0),

@@ -23,7 +23,11 @@ two or more), four tests run in order, each only when it keeps at least one of t
 
 The ones left out get ``canonical_share`` x their share (the definitions signal's boost); the
 query's qualifier comes first: when a tied definition's qualifier matches (``gun_http2:cancel``)
-only test 4 runs, among the definitions it names. A module is the symbol table's qualifier (``HTTP.Response``, from a module
+only test 4 runs, among the definitions it names, and so when it names one's file or folder
+(``bytes_mut::Shared``: :func:`~paqad.search.signals.module_qualifiers.qualified_by_path`;
+``canonical_path_qualifiers``). Test 2's name-prefix descendants (``gun_http2``) are Erlang's
+alone (``canonical_prefix_modules``). ``canonical_off`` leaves tests out by name (``overrides``,
+``roots``, ``delegates``, ``one_of_file``: round 6's ablations). A module is the symbol table's qualifier (``HTTP.Response``, from a module
 header or nesting) when every tied definition has one, else the file's path without its
 extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder).
 """
@@ -36,6 +40,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import Identifier
+from paqad.search.signals.module_qualifiers import qualified_by_path
 from paqad.search.signals.symbol_shares import symbol_parts
 from paqad.search.symbols import definition_pattern
 
@@ -47,11 +52,16 @@ MAX_TIED = 8  # more modules defining one name than this: a common method name, 
 MARKER_LINES = 8  # lines above a definition searched for an override marker (Elixir: @doc, @impl, @spec)
 _OVERRIDE = re.compile(r"@[Oo]verride\b|(?<![\w$])override(?![\w$])|@impl\b(?!\s+false)")
 _PACKAGE_FILES = ("/__init__", "/mod", "/index")
+_HEAD_END = re.compile(r";|\{|=>|:[ \t]*$", re.MULTILINE)  # what ends a definition's head: `;` a declaration
 # how documentation above a definition starts: doc comments and docstrings only (a plain comment
 # above a function's later clause is not its documentation)
 DOC_STARTS = ('"""', "'''", "///", "/**", "@doc", "(**", "{-|", "-- |", "%% @doc", "% @doc", "=head", "=item", "#'")
-# separators after which a longer module name is a descendant (Erlang modules `gun_http2` of `gun`)
-_DESCENDANT_SEPARATORS = (".", "::", "/", "_")
+# separators after which a longer module name is a descendant, and Erlang's own (`gun_http2` of `gun`)
+_DESCENDANT_SEPARATORS = (".", "::", "/")
+_PREFIX_SEPARATOR = "_"
+# languages whose modules nest by a name prefix (an application's `app_` modules); elsewhere
+# `bytes_mut.rs` is no submodule of `bytes.rs` (``RankingOptions.canonical_prefix_modules``)
+PREFIX_MODULE_LANGUAGES = frozenset({"erlang"})
 
 
 @dataclass(frozen=True)
@@ -71,15 +81,16 @@ def _path_module(path: str) -> tuple[str, ...]:
     return tuple(stem.lower().split("/"))
 
 
-def _is_ancestor(module: tuple[str, ...], other: tuple[str, ...]) -> bool:
+def _is_ancestor(module: tuple[str, ...], other: tuple[str, ...], prefixes: bool = True) -> bool:
     """``module`` is a proper ancestor of ``other``: a prefix of its parts, or of one part's name
-    followed by a separator (``gun`` of ``gun_http2``)."""
+    followed by a separator (``a.b`` of ``a.b.c``; with ``prefixes``, ``gun`` of ``gun_http2``)."""
     if not module or module == other or len(module) > len(other):
         return False
     if other[: len(module)] == module:
         return True
     head, last = other[: len(module) - 1], other[len(module) - 1]
-    return head == module[:-1] and any(last.startswith(module[-1] + sep) for sep in _DESCENDANT_SEPARATORS)
+    separators = _DESCENDANT_SEPARATORS + ((_PREFIX_SEPARATOR,) if prefixes else ())
+    return head == module[:-1] and any(last.startswith(module[-1] + sep) for sep in separators)
 
 
 def _definition_lines(text: str, name: str) -> list[int]:
@@ -186,15 +197,19 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
         others = [o.qualifier for o in left if o.module != t.module and o.qualifier]
         return bool(others) and any(_inherits(_file_text(context, row, files), q) for q in others)
 
-    bases = [t for t in left if not override(t)]
+    off = context.options.canonical_off
+    bases = [] if "overrides" in off else [t for t in left if not override(t)]
     if bases:
         left = bases
-    roots = [t for t in left if all(_is_ancestor(t.module, o.module) for o in left if o.module != t.module)]
+    prefixes = (not context.options.canonical_prefix_modules
+                or all(context.rows[t.chunk_id].language in PREFIX_MODULE_LANGUAGES for t in left))
+    roots = [] if "roots" in off else [
+        t for t in left if all(_is_ancestor(t.module, o.module, prefixes) for o in left if o.module != t.module)]
     if len(roots) >= 1 and len({t.module for t in roots}) == 1 and len(roots) < len(left):
         left = roots
-    targets = [t for t in left
-               if not any(o.module != t.module and o.qualifier and _delegates(context.rows[t.chunk_id].text, name, o.qualifier)
-                          for o in left)]
+    targets = [] if "delegates" in off else [
+        t for t in left if not any(o.module != t.module and o.qualifier
+                                   and _delegates(context.rows[t.chunk_id].text, name, o.qualifier) for o in left)]
     if targets:
         left = targets
     return first_of_modules(context, left, name)
@@ -205,22 +220,33 @@ def first_of_modules(context: RankingContext, tied: list[Tied], name: str) -> se
     with a body over a declaration without one (TypeScript overload signatures above the
     implementation), then the documented one (a doc comment or docstring above it: Julia's
     documented method among its one-line ones), then the first in the file."""
+    if "one_of_file" in context.options.canonical_off:
+        return {t.chunk_id for t in tied}
     first: dict[str, tuple[tuple, Tied]] = {}
     for t in tied:
         row = context.rows[t.chunk_id]
-        key = (bodiless(row.text, name), not documented(row.text, name), row.start_line)
+        key = (bodiless(row.text, name, context.options.canonical_declarations), not documented(row.text, name),
+               row.start_line)
         if row.path not in first or key < first[row.path][0]:
             first[row.path] = (key, t)
     return {t.chunk_id for _, t in first.values()}
 
 
-def bodiless(text: str, name: str) -> bool:
+def bodiless(text: str, name: str, terminators: bool = False) -> bool:
     """Whether the definition of ``name`` in ``text`` is a declaration without a body: from its
-    line on, no ``{``, ``=>`` or ``->``, and the last line ends with ``;``."""
+    line on, no ``{``, ``=>`` or ``->``, and the last line ends with ``;``; with ``terminators``
+    (``canonical_declarations``), also when the first ``;`` or ``{`` after the name is a ``;``
+    (a C prototype ``static int f(int);`` in a chunk that goes on with other code; a Python
+    ``def f(x):`` line end or an arrow ``=>`` opens a body too)."""
     lines = text.splitlines()
     at = next(iter(_definition_lines(text, name)), 0)
     rest = "\n".join(lines[at:]).rstrip()
-    return rest.endswith(";") and not any(mark in rest for mark in ("{", "=>", "->"))
+    if rest.endswith(";") and not any(mark in rest for mark in ("{", "=>", "->")):
+        return True
+    if not terminators or name not in rest:
+        return False
+    head = _HEAD_END.search(rest[rest.index(name) + len(name):])
+    return head is not None and head.group(0) == ";"
 
 
 def documented(text: str, name: str) -> bool:
@@ -240,6 +266,9 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
         named = {m.chunk_id for m in context.definitions
                  if identifier.qualified and m.qualified and m.identifier is identifier and m.chunk_id in shares}
         tied = _tied(context, identifier, shares)
+        if identifier.qualified and context.options.canonical_path_qualifiers:
+            # `bytes_mut::Shared`: the qualifier names a tied definition's file or folder
+            named |= {t.chunk_id for t in tied if qualified_by_path(identifier, context.rows[t.chunk_id])}
         if named:  # the qualifier names the module (the definitions signal ranked it first): only test 4
             tied = [t for t in tied if t.chunk_id in named]
         if len(tied) < 2 or len({t.module for t in tied}) > MAX_TIED:

@@ -28,9 +28,12 @@ from paqad.search.signals.canonical import prefer_canonical
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
-from paqad.search.symbols import DefinitionMatch, defines_in_text
+from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, defines_constant_in_text,
+                                  defines_in_text, defines_signature_in_text, go_spec_pattern, is_constant_shape,
+                                  text_type)
 
 if TYPE_CHECKING:
+    from paqad.search.options import RankingOptions
     from paqad.search.signals.context import RankingContext
 
 
@@ -50,8 +53,10 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
         share = 1.0 if table[0].qualified else options.unqualified_share
         if not any(m.exact for m in table):
             share *= options.inexact_case_share
-    elif defines_in_text(row.text, identifier.name, options.strict_definitions):
+    elif _defines(row, identifier.name, options):
         share = options.unqualified_share if identifier.qualified else 1.0
+    elif options.member_fields and identifier.qualified and declares_field(row, identifier.parts[-2], identifier.name):
+        share = options.unqualified_share  # `Foo.bar`: a field of Foo's body (qualified_members lifts it)
     else:
         return 0.0
     if identifier.embedded:
@@ -61,6 +66,24 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
     if _file_key(row.path) == store_mod.symbol_key(identifier.name):
         share *= options.file_name_boost
     return share
+
+
+def _defines(row: store_mod.ChunkRow, name: str, options: RankingOptions) -> bool:
+    """The text rule of a definition: a constant-shaped name (``MAX_VEC_POS``, ``GUID``) by
+    :func:`~paqad.search.symbols.defines_constant_in_text` (``constant_shapes``: the name right
+    after its keyword, or a property at a line's start, not inside a longer line), else
+    :func:`~paqad.search.symbols.defines_in_text`, and in C/C++ (``c_signatures``) a function
+    definition's head without a keyword (``inline _Indent Indent(int value) {``:
+    :func:`~paqad.search.symbols.defines_signature_in_text`), and in Go (``go_specs``) a typed
+    spec of a ``const``/``var`` block (``PanicLevel Level = iota``)."""
+    if options.constant_shapes and is_constant_shape(name):
+        return defines_constant_in_text(row.text, name)
+    if defines_in_text(row.text, name, options.strict_definitions):
+        return True
+    if options.go_specs and row.language == "go" and name in row.text and go_spec_pattern(name).search(row.text):
+        return True
+    return (options.c_signatures and row.language in SIGNATURE_LANGUAGES
+            and defines_signature_in_text(row.text, name))
 
 
 def definition_shares(context: RankingContext) -> dict[int, float]:
@@ -116,8 +139,9 @@ TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait",
 def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
     """For a PascalCase name, bare or qualified (``Trie``, ``bytes_mut::Shared``): shares x
     ``constructor_share`` for the chunks that define it but are not a type definition (Julia outer
-    constructors, a Dart factory, a Rust ``impl Shared`` block), when a type chunk named so is among
-    the candidates too."""
+    constructors, a Dart factory, a Rust ``impl Shared`` block, a method ``Level.Level``, a
+    parameter typed ``Level``), when a type chunk named so is among the candidates too: by the
+    symbol table, or (``text_types``) by its text (:func:`~paqad.search.symbols.text_type`)."""
     names = {i.name for i in context.info.identifiers
              if i.name[:1].isupper() and (not i.qualified or context.options.qualified_types)}
     if context.options.constructor_share == 1.0 or not names:
@@ -125,7 +149,9 @@ def _prefer_types(context: RankingContext, shares: dict[int, float]) -> dict[int
 
     def is_type(cid: int) -> bool:
         row = context.rows[cid]
-        return row.kind in TYPE_KINDS and (row.symbol or "").replace("::", ".").rsplit(".", 1)[-1] in names
+        if row.kind in TYPE_KINDS and (row.symbol or "").replace("::", ".").rsplit(".", 1)[-1] in names:
+            return True
+        return context.options.text_types and text_type(row, names)
 
     if not any(is_type(cid) for cid in shares):
         return shares

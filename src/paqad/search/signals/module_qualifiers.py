@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import Identifier
+from paqad.search.symbols import text_type
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, path_components, symbol_parts
 
 if TYPE_CHECKING:
@@ -29,11 +30,15 @@ def _norm(part: str) -> str:
     return part.lower().replace("-", "_")
 
 
-def qualified_by_path(identifier: Identifier, row: ChunkRow) -> bool:
+def qualified_by_path(identifier: Identifier, row: ChunkRow, text_types: bool = False) -> bool:
     """Whether ``row``'s symbol is ``identifier``'s name and the qualifier is its module path plus
     its owners: the symbol's owner parts end the qualifier, and every qualifier part before them
-    (at least one) is a folder or the stem of ``row.path``."""
+    (at least one) is a folder or the stem of ``row.path``. With ``text_types``, a chunk whose text
+    defines the name as a type (:func:`~paqad.search.symbols.text_type`: Go's ``type
+    Level logrus.Level`` in a chunk without a symbol) counts as named so, without owners."""
     parts = symbol_parts(row.symbol)
+    if (not parts or parts[-1] != identifier.name) and text_types and text_type(row, {identifier.name}):
+        parts = [identifier.name]
     if not parts or parts[-1] != identifier.name:
         return False
     owners = [_norm(p) for p in parts[:-1]]
@@ -51,7 +56,7 @@ def module_shares(context: RankingContext) -> dict[int, float]:
     for identifier in (i for i in context.info.identifiers if i.qualified):
         factor = identifier_factor(context, identifier)
         for cid, share in context.definition_shares.items():
-            if share < factor and qualified_by_path(identifier, context.rows[cid]):
+            if share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types):
                 # as if the table had matched the qualifier: the bare-name discount taken back, the
                 # others (another case, an impl block below its type) kept
                 target = min(factor, share / context.options.unqualified_share)

@@ -1,13 +1,21 @@
 """Exact-name disambiguation by the query's shape (issue 24), four signals of one module:
 
 - ``qualified_members`` (``Foo.bar``, ``Foo::bar``): a chunk that defines ``bar`` inside ``Foo``
-  (its symbol path names ``Foo``: a class field ``produce = (...) =>`` of ``class Immer``) gets
+  (its symbol path names ``Foo``: a class field ``produce = (...) =>`` of ``class Immer``; with
+  ``member_fields``, a field declared in ``Foo``'s body: Go ``DataKey string``) gets
   the full share a qualified symbol-table match gets, over other files' bare ``bar``;
 - ``type_members`` (``CurlMultiHandler tick``: a type name then one word, a short query): the
   chunk whose symbol is that member (``CurlMultiHandler.tick``) is asked for, as ``Foo.bar``, and
   the type's own chunks lose the share they got for the type's name;
 - ``macro_or_function``: a name a C macro (``#define name``) and a function both define ranks the
   function first unless the query says "macro" (``macro_share`` on the macro's score);
+- ``free_functions`` (round 6): a bare lower-case name (``isTerminal``, ``split_up()``) that a free
+  function and a type's method both define with a full share ranks the free function first
+  (``member_share`` on the methods' scores): a method is named by its type (``Foo.bar``);
+- ``kind_words`` (round 6): a two-word query naming a type and its kind (``Validator class``,
+  ``struct Header``), whose name alone is a plain word to the analysis (one hump: no identifier),
+  gives the chunk defining that type (:func:`~paqad.search.symbols.text_type`; without one among
+  the candidates, the type's chunks) the share of a name embedded in prose (``kind_word_share``);
 - ``root_package``: a bare name defined with a full share in several folders (``Hook`` in
   ``hooks.go`` and ``hooks/slog/slog.go``) ranks the definition nearest the project root first
   (``root_package_share`` on the deeper ones' scores).
@@ -19,14 +27,14 @@ import re
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
+from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, symbol_parts
-from paqad.search.symbols import defines_in_text
+from paqad.search.symbols import OWNER_KINDS, declares_field, defines_in_text, text_type
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
 
 FUNCTION_KINDS = frozenset({"function", "method"})
-OWNER_KINDS = frozenset({"class", "struct", "interface", "trait", "impl", "record", "object", "enum", "protocol"})
 _MACRO_WORDS = re.compile(r"\bmacros?\b|#\s*define", re.IGNORECASE)
 
 
@@ -40,7 +48,11 @@ def _full_share(context: RankingContext, cid: int, qualifier: str, name: str) ->
     # the name right after its keyword or as an assignment's target (symbols.strict_definition_pattern):
     # `produce: IProduce = (...) =>`, not `const result = this.produce(...)` in the same class
     if parts[-1] == qualifier.lower():  # the chunk is Foo itself: a class body, not a namespace's forward declarations
-        return row.kind in OWNER_KINDS and defines_in_text(row.text, name, strict=True)
+        if row.kind not in OWNER_KINDS:
+            return False
+        # round 6 (`member_fields`): a field of Foo's body (Go `DataKey string`, `private int count;`)
+        return defines_in_text(row.text, name, strict=True) or (
+            context.options.member_fields and declares_field(row, qualifier, name))
     return parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True)
 
 
@@ -109,6 +121,44 @@ def macro_or_function(scores: dict[int, float], context: RankingContext) -> dict
             if cid not in functions and _is_macro(row.text, name):
                 out[cid] *= context.options.macro_share
     return out
+
+
+def free_functions(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores with ``member_share`` on the method definitions of a bare lower-case query name
+    when a free function of the same name has a full share too."""
+    out = dict(scores)
+    for identifier in (i for i in context.info.identifiers if not i.qualified and i.name[:1].islower()):
+        factor = identifier_factor(context, identifier)
+        full = {cid: symbol_parts(context.rows[cid].symbol) for cid, share in context.definition_shares.items()
+                if share >= factor and context.rows[cid].kind in FUNCTION_KINDS}
+        named = {cid: parts for cid, parts in full.items() if parts[-1:] == [identifier.name]}
+        if not any(len(parts) == 1 for parts in named.values()):
+            continue
+        for cid, parts in named.items():
+            if len(parts) > 1:
+                out[cid] *= context.options.member_share
+    return out
+
+
+_TYPE_WORDS = "class|struct|enum|interface|trait|type|union|record|protocol"
+_KIND_QUERY = re.compile(rf"(?:(?:{_TYPE_WORDS})\s+(?P<a>[A-Za-z_$][\w$]*)|(?P<b>[A-Za-z_$][\w$]*)\s+(?:{_TYPE_WORDS}))",
+                         re.IGNORECASE)
+
+
+def kind_words(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores plus ``kind_word_share`` for the chunks defining the type a ``Name class`` query
+    names, when the analysis found no identifier in it."""
+    match = _KIND_QUERY.fullmatch(context.info.text.strip())
+    if match is None or context.info.identifiers:
+        return scores
+    name = match.group("a") or match.group("b")
+    fresh = {cid: row for cid, row in context.rows.items() if cid not in context.definition_shares}
+    # the chunk with the type's definition line; else (no such candidate) the type's chunks
+    heads = [cid for cid, row in fresh.items() if text_type(row, {name})]
+    picked = heads or [cid for cid, row in fresh.items()
+                       if row.kind in TYPE_KINDS and symbol_parts(row.symbol)[-1:] == [name]]
+    extra = dict.fromkeys(picked, context.options.kind_word_share)
+    return add_shares(scores, context, extra) if extra else scores
 
 
 def root_package(scores: dict[int, float], context: RankingContext) -> dict[int, float]:

@@ -8,7 +8,9 @@ full definition share; the signature chunk, shorter and holding the doc comment,
 lookup. Here, in a brace language (:data:`BRACE_LANGUAGES`), a defining function or method chunk whose last line of
 code does not close a body (it ends with ``)``, a return type or ``;``, not ``}``) gets
 ``overload_share`` x its share when a function or method chunk of the same file and symbol that
-does close one defines the name too. A body-less declaration alone (an interface method, an abstract method, a
+does close one defines the name too. A chunk that opens a body it does not close (the first piece
+of a long method the chunker cut: more ``{`` than ``}`` in its code) has a body too
+(``split_bodies``; off, Java's 75-line ``CodeBlock.Builder.add`` lost to a 4-line overload). A body-less declaration alone (an interface method, an abstract method, a
 header prototype) keeps its share: it is then the best place the name is described.
 """
 
@@ -42,6 +44,17 @@ def closes_body(row: ChunkRow) -> bool:
     return _last_code_line(row.text).rstrip(";),").endswith("}")
 
 
+def opens_body(row: ChunkRow) -> bool:
+    """Whether the chunk's code opens more braces than it closes (a definition cut after its first
+    piece), comments left out."""
+    depth = 0
+    for line in row.text.split("\n"):
+        code = line.split("//", 1)[0].strip()
+        if code and not code.startswith(_COMMENT_STARTS):
+            depth += code.count("{") - code.count("}")
+    return depth > 0
+
+
 def prefer_bodies(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
     """Shares x ``overload_share`` for body-less defining chunks beside a defining chunk of the
     same file and symbol that has the body."""
@@ -53,7 +66,7 @@ def prefer_bodies(context: RankingContext, shares: dict[int, float]) -> dict[int
         row = context.rows[cid]
         if not row.symbol or not row.defines or row.kind not in FUNCTION_KINDS or row.language not in BRACE_LANGUAGES:
             continue
-        if closes_body(row):
+        if closes_body(row) or (context.options.split_bodies and opens_body(row)):
             with_body.add((row.path, row.symbol))
         else:
             bodyless.append(cid)

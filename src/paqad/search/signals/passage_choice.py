@@ -53,7 +53,7 @@ _IMPORT = re.compile(r"(use\s|import\s|from\s+\S+\s+import\s|require(_relative)?
 # Lines that carry no behaviour: brackets, `end`, access labels, a bare `else`/`try`.
 _NOISE = re.compile(r"([{}()\[\];,]*|end|else|try|private|protected|public|internal|@\w+|\w+:)\s*[{}()\[\];,]*$")
 _DOCSTRING = ('"""', "'''")
-_WORD = re.compile(r"\w+")
+WORD = re.compile(r"\w+")
 # A line that does something: a call or a header with parentheses, or a control keyword.
 _BEHAVIOUR = re.compile(r"\(|\b(if|for|while|return|switch|case|match|yield|raise|throw|do|then|unless|elsif|foreach|"
                         r"loop|goto|defer|await)\b")
@@ -114,7 +114,7 @@ def _thin_text(text: str, language: str) -> bool:
     return MIN_BEHAVIOUR_LINES > 0 and behaviour_lines(text) < MIN_BEHAVIOUR_LINES
 
 
-def _defines_named(row: store_mod.ChunkRow, words: set[str]) -> bool:
+def defines_named(row: store_mod.ChunkRow, words: set[str]) -> bool:
     """True when ``row`` holds the definition line of a symbol named in ``words`` ("trait Sink":
     ``Sink``; the definitions signal sees only identifier-shaped names)."""
     return row.defines and bool(row.symbol) and row.symbol.rsplit(".", 1)[-1].lower() in words
@@ -128,14 +128,14 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     for cid in sorted(scores, key=lambda c: (-scores[c], c)):
         by_file.setdefault(context.rows[cid].path, []).append(cid)
     defines = context.definition_shares if context.options.symbols else {}
-    words = _WORD.findall(context.info.text)
+    words = WORD.findall(context.info.text)
     named = {w.lower() for w in words} if len(words) <= MAX_LOOKUP_WORDS else set()
     share = context.options.passage_trade_coverage
     terms = query_terms(context.info.lexical_text) if share > 0 else []
     out = dict(scores)
     for ids in by_file.values():
         best = ids[0]
-        if len(ids) == 1 or defines.get(best, 0.0) > 0 or _defines_named(context.rows[best], named) \
+        if len(ids) == 1 or defines.get(best, 0.0) > 0 or defines_named(context.rows[best], named) \
                 or not is_thin(context.rows[best]):
             continue
         thin_text = context.rows[best].text

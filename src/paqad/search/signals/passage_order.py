@@ -20,7 +20,9 @@ imports) for code.
 Not for symbol queries. A file whose best chunk defines a name the query holds stays as it is
 when the query is a name lookup (:data:`~.passage_choice.MAX_LOOKUP_WORDS` words at most) or the
 chunk is a function or method (``what does sign_extend return ...``): there the definition is the
-answer (DESIGN §6). A named type's chunk (:data:`TYPE_CHUNKS`) is ordered like any other.
+answer (DESIGN §6). A named type's chunk (:data:`TYPE_CHUNKS`) is ordered like any other, except
+in a name lookup whose plain word names it (``Validator class``, with ``kind_word_share`` on:
+:func:`~.passage_choice.defines_named`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
-from paqad.search.signals.passage_choice import MAX_LOOKUP_WORDS
+from paqad.search.signals.passage_choice import MAX_LOOKUP_WORDS, WORD, defines_named
 
 # Chunk kinds of a type's definition (its doc comment, fields, the head of its impl): a question
 # that names the type asks what it does, which its methods hold.
@@ -72,9 +74,12 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
         by_file.setdefault(context.rows[cid].path, []).append(cid)
     out = dict(scores)
     unknown = unknown_bm25(context)
+    words = {w.lower() for w in WORD.findall(context.info.text)} if lookup and context.options.kind_word_share > 0 else set()
     for ids in by_file.values():
         best = context.rows[ids[0]]
         if len(ids) < 2 or (defines.get(ids[0], 0.0) > 0 and (lookup or best.kind not in TYPE_CHUNKS)):
+            continue
+        if words and defines_named(best, words):  # `Validator class`: the type's own chunk (kind words)
             continue
         value = evidence(ids, scores, context, unknown)
         place = {cid: i for i, cid in enumerate(ids)}  # ties keep the file's order

@@ -14,7 +14,8 @@ or a C ``#if``/``#ifdef`` line, in the chunk's text, with a term that is not neg
 For each name the query asks for (not in a long prompt), among the chunks with its best
 definition share: when the query names a platform that some of them are variants for, the
 others x ``platform_twin_share``; else, when at least one is not a variant, the variants x
-``platform_twin_share``. Unlike ``platform_variants`` (off by default: leveldb's only
+``platform_twin_share`` (with ``twin_symbols``, round 6: only the variants whose symbol path a
+core twin shares; a method of a type named like the per-platform functions is no core copy of them). Unlike ``platform_variants`` (off by default: leveldb's only
 implementation of ``env.h`` is ``env_posix.cc``), it never discounts a file with no core twin.
 """
 
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from paqad.search.signals.platform_variants import PLATFORM_ALIASES as _ALIASES
 from paqad.search.signals.platform_variants import platform_words
+from paqad.search.signals.symbol_shares import symbol_parts
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -67,6 +69,21 @@ def variant_of(row: ChunkRow) -> frozenset[str]:
     return (platform_words(row.path) or frozenset()) | conditions(row.text)
 
 
+def _symbol_key(row: ChunkRow) -> tuple[str, ...]:
+    return tuple(p.lower() for p in symbol_parts(row.symbol))
+
+
+def _has_core(context: RankingContext, cid: int, twins: dict[int, frozenset[str]]) -> bool:
+    """Whether a core (non-variant) twin is the same definition as the variant ``cid``: with
+    ``twin_symbols``, the same symbol path (a free ``isTerminal`` per platform is not a copy of
+    the method ``TextFormatter.isTerminal``); a chunk without a symbol matches any."""
+    if not context.options.twin_symbols:
+        return True
+    key = _symbol_key(context.rows[cid])
+    cores = [_symbol_key(context.rows[o]) for o, v in twins.items() if not v]
+    return any(not key or not core or core == key for core in cores)
+
+
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with ``platform_twin_share`` on the twins of a name the query does not ask for."""
     info = context.info
@@ -87,7 +104,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
         if named:
             losers = set(twins) - named
         elif any(not v for v in twins.values()):
-            losers = {cid for cid, v in twins.items() if v}
+            losers = {cid for cid, v in twins.items() if v and _has_core(context, cid, twins)}
         else:
             continue
         for cid in losers:
