@@ -80,6 +80,10 @@ def test_the_file_is_delivered_by_its_code_not_its_javadoc_header(pool_project):
     before, after = first("no-passage-choice"), first("default")
     assert before[0] == ("src/Pool.java", 1, 15)  # package, imports and the class's Javadoc
     assert after[0] == ("src/Pool.java", 45, 57)  # runAndRelease: the queue drained slot by slot
+    # with trade evidence (measured, off by default) runAndRelease, holding 1 of the 8 query terms,
+    # is under 0.3 x the header's 7: the header goes to submit, `if (busy >= limit)
+    # waiting.addLast(task)` (3 of 8), the next code chunk
+    assert first("with-trade-evidence")[0] == ("src/Pool.java", 33, 43)
     assert sorted(before) == sorted(after)  # the same chunks, and the same files in the same places
     assert [p for p, _, _ in before] == [p for p, _, _ in after]
 
@@ -93,13 +97,15 @@ def test_a_name_lookup_keeps_the_definition_even_when_it_is_thin(pool_project, m
     settings = load_settings(paths, environ={})
     embedder, _ = load_embedder(paths, settings)
 
-    def first():
-        r = search(paths, settings, "class Pool", embedder=embedder, top_n=3).results[0]
+    def first(name="default"):
+        r = search(paths, settings, "class Pool", embedder=embedder, options=ablations()[name], top_n=3).results[0]
         return r.path, r.start_line, r.end_line
 
     assert first() == ("src/Pool.java", 16, 27)  # `public final class Pool {` is line 24
     monkeypatch.setattr(passage_choice, "MAX_LOOKUP_WORDS", 0)  # without the lookup rule it is traded
     assert first() == ("src/Pool.java", 45, 57)
+    # unless a trade needs evidence: no code chunk holds "pool" (with-trade-evidence)
+    assert first("with-trade-evidence") == ("src/Pool.java", 16, 27)
 
 
 def test_each_result_carries_its_passage_evidence(pool_project):

@@ -129,3 +129,41 @@ def test_a_where_question_naming_a_type_gets_the_method_that_does_it(cache_proje
 def test_a_name_lookup_still_lands_on_the_definition(cache_project):
     assert _top(cache_project, "class LruCache", n=1)[0] == ("cache.py", 18, 25)
     assert _top(cache_project, "LruCache", n=1)[0] == ("cache.py", 18, 25)
+
+
+def _bound_context(options, pool_hits: int):
+    """Three candidates of src/app.hpp: id 3 is the best fused chunk (the dense side's find, outside
+    the BM25 pool), ids 1 and 2 are in the pool with the rest of its ``pool_hits`` hits (other
+    files, BM25 6.5); id 1's 6.0 is the pool's lowest."""
+    from paqad.search.analysis import analyze
+    from paqad.search.signals import RankingContext
+    from paqad.store import ChunkRow
+
+    def row(cid, path, start):
+        return ChunkRow(path=path, start_line=start, end_line=start + 14, language="cpp", symbol=None,
+                        kind="function", signature=None, text=f"int f{cid}() {{ return {cid}; }}\n", id=cid)
+
+    rows = {1: row(1, "src/app.hpp", 1), 2: row(2, "src/app.hpp", 20), 3: row(3, "src/app.hpp", 40)}
+    bm25 = {1: 6.0, 2: 7.0}
+    for i in range(pool_hits - 2):
+        rows[100 + i] = row(100 + i, f"src/other{i}.cpp", 1)
+        bm25[100 + i] = 6.5
+    context = RankingContext(info=analyze("the global verbose flag given after the subcommand is ignored"),
+                             options=options, rows=rows, best=1.0, definitions=(), named_paths=frozenset(),
+                             exempt=frozenset(), bm25=bm25)
+    return context, {3: 1.0, 1: 0.5, 2: 0.3}
+
+
+def test_a_chunk_outside_a_full_bm25_pool_is_ordered_by_the_pools_lowest_score():
+    from paqad.search.ranking import POOL_SIZE
+    from paqad.search.signals import passage_order
+
+    context, scores = _bound_context(ablations()["default"], POOL_SIZE)
+    # evidence = score share + 2 x BM25 share (the file's best BM25 is 7.0)
+    assert passage_order.unknown_bm25(context) == 6.0
+    assert passage_order.apply(scores, context) == {3: 1.0, 2: 0.5, 1: 0.3}  # 1 + 2 x 6/7, 0.3 + 2, 0.5 + 2 x 6/7
+    off, _ = _bound_context(ablations()["no-bm25-bound"], POOL_SIZE)
+    assert passage_order.apply(scores, off) == {2: 1.0, 1: 0.5, 3: 0.3}  # id 3: 1 + 0
+    small, _ = _bound_context(ablations()["default"], 40)  # a pool that is not full holds every match
+    assert passage_order.unknown_bm25(small) == 0.0
+    assert passage_order.apply(scores, small) == {2: 1.0, 1: 0.5, 3: 0.3}

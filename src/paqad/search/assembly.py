@@ -13,6 +13,7 @@ from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, in_force
 from paqad.search.signals.passage_choice import is_thin
 from paqad.search.signals.path_priors import prior_of
+from paqad.search.signals.trade_evidence import held_terms
 
 if TYPE_CHECKING:
     from paqad.search.ranking import Pools
@@ -46,8 +47,7 @@ class _Coverage:
 
     def held(self, cid: int) -> frozenset[str]:
         if cid not in self._held:
-            lowered = self.context.rows[cid].text.lower()
-            self._held[cid] = frozenset(t for t in self.terms if t in lowered)
+            self._held[cid] = held_terms(self.context.rows[cid].text, self.terms)
         return self._held[cid]
 
     def chunk(self, cid: int) -> float:

@@ -127,9 +127,17 @@ class RankingOptions:
     long_prompts: bool = True
     # a file's thin best chunk (doc comment, imports, tail) trades places with its best code chunk
     passage_choice: bool = True
+    # and only for a code chunk holding >= this x the share of the query's terms the thin one holds
+    # (signals.trade_evidence; 0.0 = any code chunk). Measured, left off: at 0.3 dev where+architecture
+    # passage@1 +2 cases of 154, @5 +3; test passage@1 equal, @5 -1 (where, Python); dev 0.2 / 0.5 /
+    # 0.6 / 0.8 gave passage@1 +1 / +2 / 0 / -7 (bench/README.md, "Round 6: the passage that answers")
+    passage_trade_coverage: float = 0.0
     # within a file, chunks ordered by their score share + this x their BM25 share (signals.passage_order;
     # 0.0 = off; dev: 0.5 / 1 / 2 / 4 gave where+architecture passage@1 0.397 / 0.411 / 0.425 / 0.425)
     passage_bm25_weight: float = 2.0
+    # and a candidate outside the BM25 pool gets this x the pool's lowest BM25 (0.0: none; dev: 0 / 0.5 / 1
+    # gave where+architecture passage@1 0.338 / 0.338 / 0.344)
+    passage_bm25_unknown: float = 1.0
     # the first file's lead over the second at which its 2nd chunk is listed 2nd (signals.dominant_file;
     # measured, left off: no where/architecture case of dev moved at 1.5-5)
     dominant_file_lead: float = 0.0
@@ -191,7 +199,8 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
     # the default as round 4 left it (main 1163546): this round's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
-                                         named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0)
+                                         named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
+                                         passage_bm25_unknown=0.0)
     return configs
 
 
@@ -258,6 +267,8 @@ def ablations() -> dict[str, RankingOptions]:
         "with-loose-matches": replace(default, loose_share=0.5),  # measured, left off
         "with-templates-prior": replace(default, templates_prior=0.3),  # measured, left off
         "no-passage-choice": replace(default, passage_choice=False),
+        "with-trade-evidence": replace(default, passage_trade_coverage=0.3),  # measured, left off
+        "no-bm25-bound": replace(default, passage_bm25_unknown=0.0),
         "no-passage-order": replace(default, passage_bm25_weight=0.0),
         "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),

@@ -22,7 +22,7 @@ move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
-   best chunk of code.
+   best chunk of code, when that code holds enough of the query's words (``trade_evidence``).
 """
 
 from __future__ import annotations

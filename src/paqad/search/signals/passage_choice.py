@@ -6,7 +6,7 @@ best-scored chunk is a *thin passage* (fewer than :data:`MIN_CODE_LINES` lines o
 under :data:`MIN_CODE_SHARE` of its non-blank lines, or fewer than :data:`MIN_BEHAVIOUR_LINES`
 lines that call, branch or return: a doc comment, a license or import header, a closing tail, a
 lone ``private``, a list of field declarations), it trades scores with the file's best-scored
-candidate that is not thin, so the file is delivered by that chunk at the same place. Chunks that define an
+candidate that is not thin and holds enough of the query's words (:mod:`~.trade_evidence`), so the file is delivered by that chunk at the same place. Chunks that define an
 identifier the query names (or, in a name lookup of :data:`MAX_LOOKUP_WORDS` words, the definition
 line of a symbol it names as a plain word) are never traded away (a symbol lookup must land on its definition line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
 Markdown section, a YAML block or a protobuf message is its own answer).
@@ -20,6 +20,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from paqad.index.tokens import query_terms
+from paqad.search.signals.trade_evidence import may_trade
 
 if TYPE_CHECKING:
     from paqad import store as store_mod
@@ -119,20 +122,25 @@ def defines_named(row: store_mod.ChunkRow, words: set[str]) -> bool:
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores where each file's thin best chunk has traded places with the file's best chunk that
-    is not thin (when the file has one among the candidates)."""
+    is not thin and holds enough of the query's words (:func:`~.trade_evidence.may_trade`; when
+    the file has one among the candidates)."""
     by_file: dict[str, list[int]] = {}
     for cid in sorted(scores, key=lambda c: (-scores[c], c)):
         by_file.setdefault(context.rows[cid].path, []).append(cid)
     defines = context.definition_shares if context.options.symbols else {}
     words = WORD.findall(context.info.text)
     named = {w.lower() for w in words} if len(words) <= MAX_LOOKUP_WORDS else set()
+    share = context.options.passage_trade_coverage
+    terms = query_terms(context.info.lexical_text) if share > 0 else []
     out = dict(scores)
     for ids in by_file.values():
         best = ids[0]
         if len(ids) == 1 or defines.get(best, 0.0) > 0 or defines_named(context.rows[best], named) \
                 or not is_thin(context.rows[best]):
             continue
-        other = next((cid for cid in ids[1:] if not is_thin(context.rows[cid])), None)
+        thin_text = context.rows[best].text
+        other = next((cid for cid in ids[1:] if not is_thin(context.rows[cid])
+                      and may_trade(thin_text, context.rows[cid].text, terms, share)), None)
         if other is not None:
             out[best], out[other] = scores[other], scores[best]
     return out

@@ -11,8 +11,11 @@ their places, file-level figures cannot move).
 
 Evidence of a chunk ``c`` of file ``f``, both terms in [0, 1]: ``score(c) / score(f's best)``
 (what every signal so far says, saturation included) + ``passage_bm25_weight`` x
-``bm25(c) / max bm25 over f's candidates`` (0 for a chunk outside the BM25 pool). Runs before
-``passage_choice``, which still trades a thin winner (a doc comment, imports) for code.
+``bm25(c) / max bm25 over f's candidates``. A chunk outside the BM25 pool (its best 100) is not
+known to lack the query's words, only to score at most the pool's lowest: it is given that
+bound (``passage_bm25_unknown``, 1.0; at 0.0 it counts as holding none, which put a long
+prompt's answer, found by the dense side alone, below every neighbour in the pool). Runs before ``passage_choice``, which still trades a thin winner (a doc comment,
+imports) for code.
 
 Not for symbol queries. A file whose best chunk defines a name the query holds stays as it is
 when the query is a name lookup (:data:`~.passage_choice.MAX_LOOKUP_WORDS` words at most) or the
@@ -37,12 +40,27 @@ if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
 
 
-def evidence(ids: list[int], scores: dict[int, float], context: RankingContext) -> dict[int, float]:
-    """Chunk id -> its evidence within its file (``ids``: the file's candidates, best first)."""
+def evidence(ids: list[int], scores: dict[int, float], context: RankingContext,
+             unknown: float = 0.0) -> dict[int, float]:
+    """Chunk id -> its evidence within its file (``ids``: the file's candidates, best first;
+    ``unknown``: the BM25 of a candidate outside the lexical pool, :func:`unknown_bm25`)."""
     weight = context.options.passage_bm25_weight
     top = scores[ids[0]] or 1.0
-    top_bm25 = max((context.bm25.get(cid, 0.0) for cid in ids), default=0.0) or 1.0
-    return {cid: scores[cid] / top + weight * context.bm25.get(cid, 0.0) / top_bm25 for cid in ids}
+    bm25 = {cid: context.bm25.get(cid, unknown) for cid in ids}
+    top_bm25 = max(bm25.values(), default=0.0) or 1.0
+    return {cid: scores[cid] / top + weight * bm25[cid] / top_bm25 for cid in ids}
+
+
+def unknown_bm25(context: RankingContext) -> float:
+    """The BM25 given to a candidate outside the lexical pool: ``passage_bm25_unknown`` x the
+    pool's lowest score when the pool is full (it holds the best
+    :data:`~paqad.search.ranking.POOL_SIZE`, so a chunk outside it scores at most that), else 0.0
+    (a pool that is not full holds every chunk with a query term)."""
+    from paqad.search.ranking import POOL_SIZE  # not at import: ranking imports the signals
+
+    if len(context.bm25) < POOL_SIZE:
+        return 0.0
+    return context.options.passage_bm25_unknown * min(context.bm25.values(), default=0.0)
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
@@ -55,6 +73,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     for cid in sorted(scores, key=lambda c: (-scores[c], c)):
         by_file.setdefault(context.rows[cid].path, []).append(cid)
     out = dict(scores)
+    unknown = unknown_bm25(context)
     words = {w.lower() for w in WORD.findall(context.info.text)} if lookup and context.options.kind_word_share > 0 else set()
     for ids in by_file.values():
         best = context.rows[ids[0]]
@@ -62,7 +81,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
             continue
         if words and defines_named(best, words):  # `Validator class`: the type's own chunk (kind words)
             continue
-        value = evidence(ids, scores, context)
+        value = evidence(ids, scores, context, unknown)
         place = {cid: i for i, cid in enumerate(ids)}  # ties keep the file's order
         for slot, cid in zip(ids, sorted(ids, key=lambda c: (-value[c], place[c]))):
             out[cid] = scores[slot]
