@@ -129,6 +129,11 @@ class RankingOptions:
     frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
     title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
+    # issue 24, round 6: C, C++ (bench/README.md "Round 6: C, C++ and Java")
+    release_copies: bool = False  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
+    grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l
+    inline_pair_prior: float = 1.0  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
+    inline_pair_lift: float = 0.0  # and that inline file's best chunk raised to this x the header's best score
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -167,6 +172,18 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0)
     return configs
+
+
+def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
+    """The ablations of round 6's C/C++ signals: each on (``with-...``) or off (``no-...``)."""
+    return {
+        "with-release-copies": replace(default, release_copies=True),
+        "with-grammar-outputs": replace(default, grammar_output_prior=0.5),
+        "with-inline-pairs": replace(default, inline_pair_prior=0.5, inline_pair_lift=1.0),
+        "with-inline-pairs-prior": replace(default, inline_pair_prior=0.5),
+        "with-round-6": replace(default, release_copies=True, grammar_output_prior=0.5, inline_pair_prior=0.5,
+                                inline_pair_lift=1.0),
+    }
 
 
 def ablations() -> dict[str, RankingOptions]:
@@ -211,6 +228,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-record-data": replace(default, record_data=False),
     }
     configs.update(_round_4_and_later(default))
+    configs.update(_round_6(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, file_stems,
-                                  header_declarations, header_pairs, interface_pairs, issue_prompts, module_qualifiers,
-                                  name_shape, named_frames, older, passage_choice, passage_order, path_priors, path_words,
-                                  platform_twins, platform_variants, record_data, reexports, saturation, symbol_words,
-                                  title_names)
+                                  grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
+                                  issue_prompts, module_qualifiers, name_shape, named_frames, older, passage_choice,
+                                  passage_order, path_priors, path_words, platform_twins, platform_variants, record_data,
+                                  reexports, release_copies, saturation, symbol_words, title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -86,6 +86,11 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("title_names", title_names.apply, lambda o: o.symbols and o.title_share > 0),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
     Signal("interface_pairs", interface_pairs.apply, lambda o: o.priors and o.interface_prior < 1.0),
+    # issue 24, round 6 (C, C++): older release copies, generated parsers, inline implementation files
+    Signal("release_copies", release_copies.apply, lambda o: o.priors and o.release_copies),
+    Signal("grammar_outputs", grammar_outputs.apply, lambda o: o.priors and o.grammar_output_prior < 1.0),
+    Signal("inline_pairs", inline_pairs.apply,
+           lambda o: o.priors and (o.inline_pair_prior < 1.0 or o.inline_pair_lift > 0.0)),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
