@@ -130,10 +130,11 @@ class RankingOptions:
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
     title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
     # issue 24, round 6: C, C++ (bench/README.md "Round 6: C, C++ and Java")
-    release_copies: bool = False  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
-    grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l
-    inline_pair_prior: float = 1.0  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
-    inline_pair_lift: float = 0.0  # and that inline file's best chunk raised to this x the header's best score
+    release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
+    grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
+    inline_pair_prior: float = 0.9  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
+    inline_pair_lift: float = 1.0  # and that inline file's best chunk raised to this x the header's best score
+    sibling_share: float = 0.85  # questions: a method a better-scored sibling file (same folder) defines too
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -175,14 +176,15 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
 
 
 def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
-    """The ablations of round 6's C/C++ signals: each on (``with-...``) or off (``no-...``)."""
+    """The ablations of round 6's C/C++/Java signals: each off (``no-...``) or, left off, on (``with-...``)."""
     return {
-        "with-release-copies": replace(default, release_copies=True),
-        "with-grammar-outputs": replace(default, grammar_output_prior=0.5),
-        "with-inline-pairs": replace(default, inline_pair_prior=0.5, inline_pair_lift=1.0),
-        "with-inline-pairs-prior": replace(default, inline_pair_prior=0.5),
-        "with-round-6": replace(default, release_copies=True, grammar_output_prior=0.5, inline_pair_prior=0.5,
-                                inline_pair_lift=1.0),
+        "no-release-copies": replace(default, release_copies=False),
+        "no-inline-pairs": replace(default, inline_pair_prior=1.0, inline_pair_lift=0.0),
+        "no-inline-pairs-lift": replace(default, inline_pair_lift=0.0),
+        "no-parallel-siblings": replace(default, sibling_share=1.0),
+        "no-round-6": replace(default, release_copies=False, inline_pair_prior=1.0, inline_pair_lift=0.0,
+                              sibling_share=1.0),
+        "with-grammar-outputs": replace(default, grammar_output_prior=0.5),  # measured, left off
     }
 
 

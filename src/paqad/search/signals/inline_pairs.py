@@ -10,7 +10,8 @@ question's words (dev cli11-10: ``FormatterFwd.hpp`` first, ``Formatter_inl.hpp`
 Unlike ``header_pairs`` (a header beside a same-stem ``.c``/``.cpp``, measured and left off: such
 headers are often the answer, yaml-cpp's ``depthguard.h``), an inline file exists only to hold a
 header's bodies, so the pair is unambiguous. Waived when the question asks for declarations or
-names the header; symbol queries are left to the definitions.
+names the header or a type kind ("the Validator class": its declaration is the header's); symbol
+queries are left to the definitions.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from paqad.search.signals.header_pairs import DECLARATION_WORDS
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
 
+# "the Validator class": a question about a type asks for its declaration, which is the header's
+TYPE_WORDS = re.compile(r"\b(class|struct|union|enum)\b", re.IGNORECASE)
 # the bodies of header `stem`: impl/stem_inl.hpp, stem-inl.h, stem.ipp, stem.tcc, stem.tpp, stem.inl
 _INLINE = re.compile(r"^(?P<stem>.+?)(?:[_-]inl\.(?:h|hh|hpp|hxx)|\.(?:ipp|tcc|tpp|inl))$", re.IGNORECASE)
 # a header: stem.h / .hh / .hpp / .hxx, or its forward declarations stemFwd.hpp, stem_fwd.h
@@ -53,7 +56,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     """Scores with headers of a candidate inline file x ``inline_pair_prior`` and that file's best
     chunk raised to ``inline_pair_lift`` x the header's best score."""
     info = context.info
-    if info.kind == SYMBOL or DECLARATION_WORDS.search(info.text):
+    if info.kind == SYMBOL or DECLARATION_WORDS.search(info.text) or TYPE_WORDS.search(info.text):
         return scores
     bodies: dict[str, int] = {}  # stem -> the inline file's best candidate chunk
     for cid in scores:
