@@ -1,0 +1,349 @@
+"""C, C++ and Java rankings (issue 24, round 6), on real indexes of tiny projects with the real
+model, one rule each:
+
+- yacc and lex grammars of a C project are indexed and found (``src/parser.y``, ``src/lexer.l``);
+- ``release_copies``: a manual kept once per release (``docs/manual/v1.6/``, ``v1.7/``, ``v1.8/``)
+  goes below the code except for the newest release's copy;
+- a C++ header named ``.h`` is cut with the C++ grammar, and a forward declaration (``class
+  Node;``) defines nothing: ``detail::node`` and ``YAML::Node`` find their classes;
+- ``inline_pairs``: a C++ header's inline implementation file (``impl/Formatter_inl.hpp``) is
+  found for a "how" question above the header that declares it;
+- ``parallel_siblings``: parallel implementations of one method in sibling files leave room for
+  the file the question is about.
+
+Each test also runs the ranking with its rule off where the rule is a ranking signal, so it shows
+the rule is what orders the files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import build_index
+from paqad.config import load_settings
+from paqad.project import ProjectPaths
+from paqad.search import RankingOptions, load_embedder, search
+
+PARSER_Y = """%{
+#include "compile.h"
+%}
+%token IDENT FIELD LITERAL
+%left '|'
+%left ','
+
+%%
+
+/* The grammar of the filter language: a program is a pipeline of terms. */
+Pipeline:
+Term '|' Pipeline { $$ = block_join($1, $3); }
+| Term { $$ = $1; }
+;
+
+Term:
+'.' { $$ = gen_noop(); }
+| FIELD { $$ = gen_index(jv_string($1)); }
+| '$' IDENT { $$ = gen_variable_ref($2); }
+| LITERAL { $$ = gen_const($1); }
+;
+
+%%
+"""
+
+LEXER_L = """%{
+#include "parser.h"
+%}
+%option noyywrap
+
+%%
+
+"|"  { return '|'; }
+"."  { return '.'; }
+"$"  { return '$'; }
+[a-zA-Z_][a-zA-Z_0-9]*  { yylval->literal = jv_string(yytext); return IDENT; }
+\\.[a-zA-Z_][a-zA-Z_0-9]*  { yylval->literal = jv_string(yytext + 1); return FIELD; }
+[0-9]+  { yylval->literal = jv_number(atof(yytext)); return LITERAL; }
+[ \\t\\n]+  { /* whitespace between tokens */ }
+
+%%
+"""
+
+VARS_C = """#include "compile.h"
+
+/* --arg NAME VALUE: every pair given on the command line is bound as $NAME before the program
+ * runs, so a reference to $NAME in the filter reads the value. */
+block bind_named_arguments(block program, jv args) {
+    jv_object_foreach(args, name, value) {
+        program = gen_var_binding(gen_const(value), jv_string_value(name), program);
+    }
+    return program;
+}
+"""
+
+MAIN_C = """#include <stdio.h>
+#include "compile.h"
+
+int main(int argc, char **argv) {
+    jv args = jv_object();
+    for (int i = 1; i + 2 < argc; i++) {
+        if (strcmp(argv[i], "--arg") == 0) {
+            args = jv_object_set(args, jv_string(argv[i + 1]), jv_string(argv[i + 2]));
+            i += 2;
+        }
+    }
+    return run_program(argv[argc - 1], args);
+}
+"""
+
+
+def _manual(release: str) -> str:
+    return (f"version: {release}\nsections:\n  - title: Invoking jq\n    body: |\n"
+            "      `--arg name value`: passes a value to the program as a predefined variable. If you run\n"
+            "      jq with `--arg foo bar`, then `$foo` is available in the program and has the value \"bar\".\n"
+            "      Every value passed with --arg on the command line becomes a $variable inside the filter.\n")
+
+
+GRAMMAR = {"configure.ac": "AC_INIT([jq], [1.8])\nAC_PROG_CC\nAC_PROG_YACC\nAM_PROG_LEX\nAC_OUTPUT\n",
+           "src/parser.y": PARSER_Y, "src/lexer.l": LEXER_L, "src/vars.c": VARS_C, "src/main.c": MAIN_C,
+           "docs/manual/v1.6/manual.yml": _manual("1.6"), "docs/manual/v1.7/manual.yml": _manual("1.7"),
+           "docs/manual/v1.8/manual.yml": _manual("1.8")}
+
+NODE_H = """#pragma once
+#include "yaml-cpp/node/detail/node.h"
+
+namespace YAML {
+/** A node of a document: a scalar, a sequence or a map, sharing its memory with its document. */
+class Node {
+ public:
+  Node();
+  explicit Node(NodeType::value type);
+  bool IsDefined() const;
+  const std::string& Scalar() const;
+
+ private:
+  detail::node* m_pNode;
+};
+}  // namespace YAML
+"""
+
+DETAIL_NODE_H = """#pragma once
+#include <set>
+
+namespace YAML {
+namespace detail {
+class node {
+ public:
+  node() : m_index{} {}
+  bool is_defined() const { return m_defined; }
+
+  void mark_defined() {
+    if (is_defined())
+      return;
+    m_defined = true;
+  }
+
+ private:
+  bool m_defined = false;
+  size_t m_index;
+};
+}  // namespace detail
+}  // namespace YAML
+"""
+
+PARSE_H = """#pragma once
+#include <string>
+
+namespace YAML {
+class Node;
+
+/** Loads the input string as a single YAML document; throws ParserException when it is malformed. */
+Node Load(const std::string& input);
+
+/** Loads every document of the input string. */
+std::vector<Node> LoadAll(const std::string& input);
+}  // namespace YAML
+"""
+
+HEADERS = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.4)\nproject(yaml-cpp CXX)\nadd_library(yaml-cpp src/parse.cpp)\n",
+           "include/yaml-cpp/node/node.h": NODE_H, "include/yaml-cpp/node/detail/node.h": DETAIL_NODE_H,
+           "include/yaml-cpp/node/parse.h": PARSE_H,
+           "src/parse.cpp": '#include "yaml-cpp/node/parse.h"\n\nnamespace YAML {\nNode Load(const std::string& input) {\n'
+                            "  std::stringstream stream(input);\n  return Load(stream);\n}\n}  // namespace YAML\n"}
+
+FORMATTER_HPP = """#pragma once
+#include <string>
+
+namespace CLI {
+/// Formats the help output of an application. How the usage line at the top of the help output is
+/// put together: the usage line is the program name, an [OPTIONS] marker when the app has options,
+/// the positionals and [SUBCOMMAND]; the help output puts the usage line at the top, then the rest.
+class Formatter {
+ public:
+  /// The help output of `app`: usage line, description, options, subcommands, footer.
+  std::string make_help(const App *app, std::string name) const;
+
+  /// The usage line at the top of the help output.
+  std::string make_usage(const App *app, std::string name) const;
+};
+}  // namespace CLI
+"""
+
+FORMATTER_INL_HPP = """#pragma once
+#include "../Formatter.hpp"
+
+namespace CLI {
+CLI11_INLINE std::string Formatter::make_usage(const App *app, std::string name) const {
+    std::stringstream out;
+    out << get_label("Usage") << ":" << (name.empty() ? "" : " ") << name;
+    if(!app->get_options().empty())
+        out << " [" << get_label("OPTIONS") << "]";
+    for(const Option *opt : app->get_positionals())
+        out << " " << opt->get_name();
+    if(!app->get_subcommands().empty())
+        out << " [" << get_label("SUBCOMMAND") << "]";
+    out << '\\n';
+    return out.str();
+}
+
+CLI11_INLINE std::string Formatter::make_help(const App *app, std::string name) const {
+    std::stringstream out;
+    out << make_usage(app, name) << make_description(app) << make_groups(app) << make_footer(app);
+    return out.str();
+}
+}  // namespace CLI
+"""
+
+ERROR_HPP = """#pragma once
+#include <stdexcept>
+
+namespace CLI {
+/// Thrown when an argument on the command line was not expected.
+class ExtrasError : public std::runtime_error {
+ public:
+  explicit ExtrasError(const std::string &name) : std::runtime_error("The following argument was not expected: " + name) {}
+};
+}  // namespace CLI
+"""
+
+INLINE = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.4)\nproject(CLI11 CXX)\n",
+          "include/CLI/Formatter.hpp": FORMATTER_HPP, "include/CLI/impl/Formatter_inl.hpp": FORMATTER_INL_HPP,
+          "include/CLI/Error.hpp": ERROR_HPP}
+
+
+def _parser(name: str, buffer: str) -> str:
+    return f"""package com.example.json;
+
+/** Reads JSON from {buffer}. */
+public class {name} extends ParserBase {{
+    /**
+     * How base64 text inside a string is decoded back into bytes: reads the base64 text of the
+     * current string token and decodes it back into bytes, following the padding rules of the
+     * variant (padding at the end of the base64 text).
+     */
+    protected byte[] _decodeBase64(Base64Variant variant) throws IOException {{
+        ByteArrayBuilder builder = _getByteArrayBuilder();
+        while (true) {{
+            int ch = next{buffer.split()[0].capitalize()}Char();
+            if (ch == '"') {{
+                return builder.toByteArray();
+            }}
+            builder.append(variant.decodeBase64Char(ch));
+        }}
+    }}
+}}
+"""
+
+
+BASE64_VARIANT = """package com.example;
+
+/** One base64 alphabet and its padding rules. */
+public final class Base64Variant {
+    private final char paddingChar = '=';
+
+    /** Four characters give three bytes; '=' ends the input. */
+    public void decode(String text, ByteArrayBuilder out) {
+        int i = 0;
+        while (i + 4 <= text.length()) {
+            int bits = (decodeBase64Char(text.charAt(i)) << 18) | (decodeBase64Char(text.charAt(i + 1)) << 12);
+            out.append(bits >> 16);
+            if (text.charAt(i + 2) == paddingChar) {
+                return;  // padding: one byte decoded
+            }
+            i += 4;
+        }
+    }
+}
+"""
+
+SIBLINGS = {"pom.xml": "<project><modelVersion>4.0.0</modelVersion><artifactId>json</artifactId></project>\n",
+            "src/main/java/com/example/json/ReaderParser.java": _parser("ReaderParser", "chars of a Reader"),
+            "src/main/java/com/example/json/StreamParser.java": _parser("StreamParser", "bytes of a stream"),
+            "src/main/java/com/example/json/DataInputParser.java": _parser("DataInputParser", "data of a DataInput"),
+            "src/main/java/com/example/Base64Variant.java": BASE64_VARIANT}
+
+
+@pytest.fixture(scope="module")
+def grammar(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("c-cpp-java") / "grammar", GRAMMAR, paqad_home)
+
+
+@pytest.fixture(scope="module")
+def headers(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("c-cpp-java") / "headers", HEADERS, paqad_home)
+
+
+@pytest.fixture(scope="module")
+def inline(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("c-cpp-java") / "inline", INLINE, paqad_home)
+
+
+@pytest.fixture(scope="module")
+def siblings(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("c-cpp-java") / "siblings", SIBLINGS, paqad_home)
+
+
+def _results(root: Path, query: str, options: RankingOptions = RankingOptions()):
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    embedder, why = load_embedder(paths, settings)
+    assert why is None
+    return search(paths, settings, query, embedder=embedder, options=options).results
+
+
+def _files(root: Path, query: str, options: RankingOptions = RankingOptions()) -> list[str]:
+    """Distinct files of the results, best first."""
+    return list(dict.fromkeys(r.path for r in _results(root, query, options)))
+
+
+def test_yacc_and_lex_grammars_are_indexed_and_found(grammar):
+    assert _files(grammar, "how is the syntax of the filter language defined?")[0] == "src/parser.y"
+    assert _files(grammar, "which file splits a program into tokens?")[0] == "src/lexer.l"
+
+
+def test_older_release_copies_of_a_manual_go_below_the_code(grammar):
+    query = "how does a value passed with --arg on the command line become a $variable inside the filter?"
+    assert _files(grammar, query) == []
+    assert _files(grammar, query, replace(RankingOptions(), release_copies=False)) == []
+
+
+def test_a_cpp_header_named_h_gives_its_classes(headers):
+    first = _results(headers, "detail::node")[0]
+    assert (first.path, first.start_line) == ("include/yaml-cpp/node/detail/node.h", 0)
+    first = _results(headers, "YAML::Node")[0]
+    assert (first.path, first.start_line) == ("include/yaml-cpp/node/node.h", 0)
+
+
+def test_an_inline_implementation_file_ranks_above_its_header_for_a_how_question(inline):
+    query = "how is the usage line at the top of the help output put together?"
+    assert _files(inline, query) == []
+    assert _files(inline, query, replace(RankingOptions(), inline_pair_prior=1.0, inline_pair_lift=0.0)) == []
+    # a question about the class asks for its declaration: waived
+    assert _files(inline, "the Formatter class")[0] == "include/CLI/Formatter.hpp"
+
+
+def test_parallel_implementations_leave_room_for_the_file_asked_about(siblings):
+    query = "how is base64 text inside a string decoded back into bytes, including the padding rules?"
+    assert _files(siblings, query) == []
+    assert _files(siblings, query, replace(RankingOptions(), sibling_share=1.0)) == []
