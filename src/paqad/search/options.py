@@ -129,7 +129,7 @@ class RankingOptions:
     frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
     title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
-    # issue 24, round 6: C, C++ (bench/README.md "Round 6: C, C++ and Java")
+    # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
     release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
     inline_pair_prior: float = 0.9  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
@@ -137,6 +137,7 @@ class RankingOptions:
     # questions: a method 3+ sibling files (one folder) define, in all but the best-scored; measured, left off
     # (dev: Java 0.784 -> 0.792 but JavaScript 0.902 -> 0.901, ws-11)
     sibling_share: float = 1.0
+    feature_catalog_prior: float = 0.5  # questions not asking for features/options: a ...Feature/...Capability type
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -174,7 +175,8 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     # the default as round 4 left it (main 1163546): this round's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         release_copies=False, inline_pair_prior=1.0, inline_pair_lift=0.0)
+                                         release_copies=False, inline_pair_prior=1.0, inline_pair_lift=0.0,
+                                         feature_catalog_prior=1.0)
     return configs
 
 
@@ -184,9 +186,11 @@ def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-release-copies": replace(default, release_copies=False),
         "no-inline-pairs": replace(default, inline_pair_prior=1.0, inline_pair_lift=0.0),
         "no-inline-pairs-lift": replace(default, inline_pair_lift=0.0),
-        "no-round-6": replace(default, release_copies=False, inline_pair_prior=1.0, inline_pair_lift=0.0),
+        "no-round-6": replace(default, release_copies=False, inline_pair_prior=1.0, inline_pair_lift=0.0,
+                              feature_catalog_prior=1.0),
         "with-grammar-outputs": replace(default, grammar_output_prior=0.5),  # measured, left off
         "with-parallel-siblings": replace(default, sibling_share=0.85),  # measured, left off
+        "no-feature-catalogs": replace(default, feature_catalog_prior=1.0),
     }
 
 

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, file_stems,
+from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, feature_catalogs,
+                                  file_stems,
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
                                   passage_choice,
@@ -93,6 +94,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("inline_pairs", inline_pairs.apply,
            lambda o: o.priors and (o.inline_pair_prior < 1.0 or o.inline_pair_lift > 0.0)),
     Signal("parallel_siblings", parallel_siblings.apply, lambda o: o.sibling_share < 1.0),
+    Signal("feature_catalogs", feature_catalogs.apply, lambda o: o.priors and o.feature_catalog_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
