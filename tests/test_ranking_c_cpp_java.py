@@ -8,6 +8,8 @@ model, one rule each:
   Node;``) defines nothing: ``detail::node`` and ``YAML::Node`` find their classes;
 - ``inline_pairs``: a C++ header's inline implementation file (``impl/Formatter_inl.hpp``) is
   found for a "how" question above the header that declares it;
+- ``feature_catalogs``: an enum of feature flags whose doc comments repeat a question's words goes
+  below the code doing it, unless the question asks about features or options;
 - ``parallel_siblings`` (off by default) and the path rules of the others, on hand-made rows.
 
 Each test also runs the ranking with its rule off where the rule is a ranking signal, so it shows
@@ -26,7 +28,8 @@ from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.search import RankingOptions, load_embedder, search
 from paqad.search.analysis import analyze
-from paqad.search.signals import RankingContext, grammar_outputs, inline_pairs, parallel_siblings, release_copies
+from paqad.search.signals import (RankingContext, feature_catalogs, grammar_outputs, inline_pairs, parallel_siblings,
+                                  release_copies)
 from paqad.store import ChunkRow
 
 PARSER_Y = """%{
@@ -234,6 +237,58 @@ INLINE = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.4)\nproject(CLI11 
           "include/CLI/Error.hpp": ERROR_HPP}
 
 
+STREAM_READ_FEATURE = """package com.example;
+
+/** The on/off features of a parser. */
+public enum StreamReadFeature {
+    /**
+     * Whether an object that has the same key twice is rejected: when enabled, the parser checks
+     * every key of an object and throws when the same key comes twice in one object.
+     */
+    STRICT_DUPLICATE_DETECTION(false),
+
+    /** Whether the parser closes the input source it reads from when it is closed. */
+    AUTO_CLOSE_SOURCE(true);
+
+    private final boolean defaultState;
+
+    StreamReadFeature(boolean defaultState) {
+        this.defaultState = defaultState;
+    }
+}
+"""
+
+DUP_DETECTOR = """package com.example.json;
+
+/** Rejects an object with a key it has seen before in that object. */
+public class DupDetector {
+    private String first;
+    private HashSet<String> seen;
+
+    public boolean isDup(String name) throws JsonParseException {
+        if (first == null) {
+            first = name;
+            return false;
+        }
+        if (seen == null) {
+            seen = new HashSet<>();
+            seen.add(first);
+        }
+        return !seen.add(name);
+    }
+}
+"""
+
+CATALOGS = {"pom.xml": "<project><modelVersion>4.0.0</modelVersion><artifactId>json</artifactId></project>\n",
+            "src/main/java/com/example/StreamReadFeature.java": STREAM_READ_FEATURE,
+            "src/main/java/com/example/json/DupDetector.java": DUP_DETECTOR}
+
+
+@pytest.fixture(scope="module")
+def catalogs(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("c-cpp-java") / "catalogs", CATALOGS, paqad_home)
+
+
 @pytest.fixture(scope="module")
 def grammar(tmp_path_factory, paqad_home) -> Path:
     return build_index(tmp_path_factory.mktemp("c-cpp-java") / "grammar", GRAMMAR, paqad_home)
@@ -294,6 +349,16 @@ def test_an_inline_implementation_file_ranks_above_its_header_for_a_how_question
     assert _files(inline, "the Formatter class")[0] == "include/CLI/Formatter.hpp"
 
 
+def test_a_feature_catalog_ranks_below_the_code_doing_it(catalogs):
+    # feature_catalogs (on): the enum constant's doc comment repeats the question's words
+    query = "where is an object that has the same key twice rejected?"
+    feature, code = "src/main/java/com/example/StreamReadFeature.java", "src/main/java/com/example/json/DupDetector.java"
+    assert _files(catalogs, query) == [code, feature]
+    assert _files(catalogs, query, replace(RankingOptions(), feature_catalog_prior=1.0)) == [feature, code]
+    # a question about the switch itself is left alone
+    assert _files(catalogs, "which parser feature rejects an object that has the same key twice?") == [feature, code]
+
+
 def _row(cid: int, path: str, symbol: str | None = None, kind: str = "block") -> ChunkRow:
     return ChunkRow(path=path, start_line=1, end_line=10, language="java", symbol=symbol, kind=kind, signature=None,
                     text="", id=cid)
@@ -318,6 +383,14 @@ def test_the_pair_and_release_rules_read_paths():
     assert [grammar_outputs.generated_from(p, grammars) for p in ("src/parser.c", "src/parser.tab.h", "src/lexer.c",
                                                                    "src/lex.yy.c", "src/main.c", "lib/parser.c")] == [
         True, True, True, True, False, False]
+
+
+def test_feature_catalogs_are_named_by_their_type():
+    assert feature_catalogs.is_catalog("StreamReadFeature", "src/main/java/com/x/StreamReadFeature.java")
+    assert feature_catalogs.is_catalog("JsonParser.Feature", "src/main/java/com/x/JsonParser.java")
+    assert feature_catalogs.is_catalog(None, "src/main/java/com/x/StreamReadCapability.java")
+    assert not feature_catalogs.is_catalog("JsonParser.nextToken", "src/main/java/com/x/JsonParser.java")
+    assert not feature_catalogs.is_catalog("FeatureFlags", "src/flags.rs")
 
 
 def test_parallel_implementations_of_a_method_keep_only_the_best_copy_in_place():
