@@ -4,8 +4,9 @@ model, one rule each:
 - yacc and lex grammars of a C project are indexed and found (``src/parser.y``, ``src/lexer.l``);
 - ``release_copies``: a manual kept once per release (``docs/manual/v1.6/``, ``v1.7/``, ``v1.8/``)
   goes below the code except for the newest release's copy;
-- a C++ header named ``.h`` is cut with the C++ grammar, and a forward declaration (``class
-  Node;``) defines nothing: ``detail::node`` and ``YAML::Node`` find their classes;
+- a C++ forward declaration (``class Node;``) defines nothing: ``detail::node`` and
+  ``YAML::Node`` find their classes (cutting a C++ header named ``.h`` as C++ was measured and
+  left off: ``paqad.index.languages.CPP_HEADERS_BY_CONTENT``);
 - ``inline_pairs``: a C++ header's inline implementation file (``impl/Formatter_inl.hpp``) is
   found for a "how" question above the header that declares it;
 - ``feature_catalogs``: an enum of feature flags whose doc comments repeat a question's words goes
@@ -172,9 +173,9 @@ std::vector<Node> LoadAll(const std::string& input);
 """
 
 HEADERS = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.4)\nproject(yaml-cpp CXX)\nadd_library(yaml-cpp src/parse.cpp)\n",
-           "include/yaml-cpp/node/node.h": NODE_H, "include/yaml-cpp/node/detail/node.h": DETAIL_NODE_H,
-           "include/yaml-cpp/node/parse.h": PARSE_H,
-           "src/parse.cpp": '#include "yaml-cpp/node/parse.h"\n\nnamespace YAML {\nNode Load(const std::string& input) {\n'
+           "include/yaml-cpp/node/node.hpp": NODE_H, "include/yaml-cpp/node/detail/node.hpp": DETAIL_NODE_H,
+           "include/yaml-cpp/node/parse.hpp": PARSE_H,
+           "src/parse.cpp": '#include "yaml-cpp/node/parse.hpp"\n\nnamespace YAML {\nNode Load(const std::string& input) {\n'
                             "  std::stringstream stream(input);\n  return Load(stream);\n}\n}  // namespace YAML\n"}
 
 FORMATTER_HPP = """#pragma once
@@ -332,10 +333,10 @@ def test_older_release_copies_of_a_manual_go_below_the_code(grammar):
         "docs/manual/v1.8/manual.yml", "docs/manual/v1.7/manual.yml"]
 
 
-def test_a_cpp_header_named_h_gives_its_classes(headers):
-    # cut with the C grammar, `namespace YAML {` was a function named YAML and `class Node;` a definition
-    assert _files(headers, "detail::node")[0] == "include/yaml-cpp/node/detail/node.h"
-    assert _files(headers, "YAML::Node")[:2] == ["include/yaml-cpp/node/node.h", "include/yaml-cpp/node/parse.h"]
+def test_a_forward_declaration_is_not_the_definition(headers):
+    # chunker 5: `class Node;` in parse.hpp defines nothing (it was a definition of Node before)
+    assert _files(headers, "detail::node")[0] == "include/yaml-cpp/node/detail/node.hpp"
+    assert _files(headers, "YAML::Node")[:2] == ["include/yaml-cpp/node/node.hpp", "include/yaml-cpp/node/parse.hpp"]
 
 
 def test_an_inline_implementation_file_ranks_above_its_header_for_a_how_question(inline):

@@ -119,7 +119,7 @@ def chunk_changed(
             continue
         # Credentials in the file never reach the index, the model, the team store or the agent.
         text = redact_credentials(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
-        language = language_for_file(decision.path, text)  # a C++ header named .h is cpp
+        language = language_for_file(decision.path, text)  # (a C++ header named .h: measured, left off)
         try:
             chunks = tuple(chunk_file(decision.path, text, language))
         except Exception:  # noqa: BLE001 - one bad file never stops a build
