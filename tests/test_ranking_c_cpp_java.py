@@ -392,6 +392,15 @@ def test_feature_catalogs_are_named_by_their_type():
     assert feature_catalogs.is_catalog(None, "src/main/java/com/x/StreamReadCapability.java")
     assert not feature_catalogs.is_catalog("JsonParser.nextToken", "src/main/java/com/x/JsonParser.java")
     assert not feature_catalogs.is_catalog("FeatureFlags", "src/flags.rs")
+    assert feature_catalogs.catalog_name("JsonParser.Feature", "src/main/java/com/x/JsonParser.java") == "Feature"
+    # a commit message naming the catalog (Add `StreamReadFeature.CLEAR_CURRENT_TOKEN_ON_CLOSE`) keeps it
+    rows = {1: _row(1, "src/main/java/com/x/StreamReadFeature.java", "StreamReadFeature", "class"),
+            2: _row(2, "src/main/java/com/x/base/ParserBase.java", "ParserBase.close", "method")}
+    scores = {1: 0.9, 2: 0.8}
+    assert feature_catalogs.apply(scores, _context("Implement #1441: Add `StreamReadFeature.CLEAR_CURRENT_TOKEN_ON_CLOSE`",
+                                                   rows)) == scores
+    assert feature_catalogs.apply(scores, _context("clear the current token when the parser is closed", rows)) == {
+        1: 0.45, 2: 0.8}
 
 
 def test_parallel_implementations_of_a_method_keep_only_the_best_copy_in_place():

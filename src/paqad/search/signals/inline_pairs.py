@@ -10,8 +10,9 @@ question's words (dev cli11-10: ``FormatterFwd.hpp`` first, ``Formatter_inl.hpp`
 Unlike ``header_pairs`` (a header beside a same-stem ``.c``/``.cpp``, measured and left off: such
 headers are often the answer, yaml-cpp's ``depthguard.h``), an inline file exists only to hold a
 header's bodies, so the pair is unambiguous. Waived when the question asks for declarations or
-names the header or a type kind ("the Validator class": its declaration is the header's); symbol
-queries are left to the definitions.
+names the header or a type kind ("the Validator class": its declaration is the header's), and for
+a header defining a name the query says (a commit message naming ``detail::value_string``, a
+template defined in the header); symbol queries are left to the definitions.
 """
 
 from __future__ import annotations
@@ -65,12 +66,14 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
             bodies[stem] = cid
     if not bodies:
         return scores
+    # a header holding a definition the query names is an answer itself (a template body in TypeTools.hpp)
+    defining = {context.rows[m.chunk_id].path for m in context.definitions if m.chunk_id in context.rows}
     out = dict(scores)
     header_best: dict[str, float] = {}
     for cid, score in scores.items():
         path = context.rows[cid].path
         stem = header_stem(path)
-        if stem in bodies and path not in context.named_paths:
+        if stem in bodies and path not in context.named_paths and path not in defining:
             header_best[stem] = max(header_best.get(stem, 0.0), score)
             out[cid] = score * context.options.inline_pair_prior
     for stem, best in header_best.items():
