@@ -11,7 +11,8 @@ import pytest
 from paqad.index import chunking
 from paqad.index.chunking import code as chunking_code
 from paqad.index.chunking import CHUNKER_VERSION, MAX_CHUNK_CHARS, Chunk, chunk_file, dense_text, keyword_text
-from paqad.index.languages import DATA_FILE_LANGUAGES, LANGUAGES, SOURCE_LANGUAGES, language_for_path, language_for_shebang
+from paqad.index.languages import (DATA_FILE_LANGUAGES, LANGUAGES, SOURCE_LANGUAGES, language_for_file, language_for_path,
+                                   language_for_shebang)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "chunking"
 SMALL = 200  # a budget small enough to open every fixture class into its methods
@@ -612,7 +613,7 @@ def test_dense_and_keyword_text_and_content_hash():
     part = Chunk("a.py", 40, 60, "python", "Big.run", "method", "def run(self):", "    x = 1\n    return x")
     assert dense_text(part) == "symbol: Big.run\nsignature: def run(self):\n    x = 1\n    return x"
     assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
-    assert CHUNKER_VERSION == "4"
+    assert CHUNKER_VERSION == "5"
 
 
 def test_language_for_path():
@@ -621,6 +622,10 @@ def test_language_for_path():
         "x.h": "c",
         "x.hpp": "cpp",
         "x.cc": "cpp",
+        "src/parser.y": "yacc",
+        "calc.yy": "yacc",
+        "src/lexer.l": "lex",
+        "scan.ll": "lex",
         "x.cxx": "cpp",
         "x.ts": "typescript",
         "x.tsx": "tsx",
@@ -677,3 +682,65 @@ def test_javascript_assignment_definitions_and_separated_jsdoc():
     ]
     assert chunks[1].signature == "res.redirect = function redirect(url) {"
     assert chunks[1].text.startswith("/**\n * Redirect to the given `url`")
+
+
+# yaml-cpp's include/yaml-cpp/node/detail/node.h, shortened: a C++ header named .h
+CPP_HEADER = """#include <set>
+
+namespace YAML {
+namespace detail {
+class node {
+ public:
+  node() : m_pRef(std::make_shared<node_ref>()) {}
+  bool is_defined() const { return m_pRef->is_defined(); }
+
+  void mark_defined() {
+    if (is_defined())
+      return;
+    m_pRef->mark_defined();
+  }
+
+ private:
+  shared_node_ref m_pRef;
+};
+}  // namespace detail
+}  // namespace YAML
+"""
+# a C header with the usual C++ guard (libyaml's yaml.h keeps it)
+C_HEADER = """#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct yaml_mark_s {
+    size_t index;
+    size_t line;
+} yaml_mark_t;
+
+int yaml_parser_initialize(yaml_parser_t *parser);
+
+#ifdef __cplusplus
+}
+#endif
+"""
+
+
+def test_a_cpp_header_named_h_can_be_cut_as_cpp():
+    # measured, left off by default (CPP_HEADERS_BY_CONTENT; bench/README.md, round 6)
+    assert language_for_file("include/yaml-cpp/node/detail/node.h", CPP_HEADER) == "c"
+    assert language_for_file("include/yaml-cpp/node/detail/node.h", CPP_HEADER, cpp_headers=True) == "cpp"
+    assert language_for_file("include/yaml.h", C_HEADER, cpp_headers=True) == "c"
+    assert language_for_file("src/node.cpp", C_HEADER) == "cpp"
+    assert language_for_file("src/parser.y", CPP_HEADER, cpp_headers=True) == "yacc"
+    chunks = chunk_file("include/yaml-cpp/node/detail/node.h", CPP_HEADER, "cpp")
+    assert {c.language for c in chunks} == {"cpp"}
+    assert [(c.start_line, c.end_line, c.symbol, c.definitions) for c in chunks] == [(1, 20, "node", ("node",))]
+    # the C grammar read `namespace YAML {` as a function named YAML
+    assert [(c.symbol, c.definitions) for c in chunk_file("x.h", CPP_HEADER, "c")] == [("YAML", ("YAML",))]
+
+
+def test_a_forward_declaration_defines_nothing():
+    text = ("namespace YAML {\nclass Node;\nstruct Mark;\n\n/** Loads one document. */\nNode Load(const std::string& input);\n\n"
+            "class Parser {\n public:\n  Parser();\n};\n}\n")
+    assert [(c.symbol, c.definitions) for c in chunk_file("include/parse.hpp", text)] == [(None, ()), ("Parser", ("Parser",))]
+    c_text = "struct yaml_parser_s;\n\nstruct yaml_mark_s {\n    size_t index;\n};\n"
+    assert [c.definitions for c in chunk_file("include/yaml.h", c_text)] == [("yaml_mark_s",)]

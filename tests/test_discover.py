@@ -233,6 +233,18 @@ def test_max_file_size_is_checked_in_bytes(tmp_path: Path) -> None:
             id="autotools (no Makefile in the tree) beside a python docs tool",
         ),
         pytest.param(
+            {"configure.ac": "AC_INIT([jq], [1.8])\nAC_PROG_YACC\nAM_PROG_LEX\nAC_OUTPUT\n",
+             "src/parser.y": "%token IDENT\n%%\nExp: Term { $$ = $1; } ;\n%%\n" + BODY,
+             "src/lexer.l": "%%\n\"as\" { return AS; }\n[a-z]+ { yylval->literal = jv_string(yytext); }\n",
+             "src/calc.yy": BODY, "src/scan.ll": BODY, "src/main.c": PY, "src/builtin.jq": "def map(f): [.[] | f];\n" + BODY},
+            ["cpp", "shell"], ["src/calc.yy", "src/lexer.l", "src/main.c", "src/parser.y", "src/scan.ll"],
+            id="yacc and lex grammars are C sources (a jq module is not)",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[project]\nname = 'demo'\n", "app/main.py": PY, "grammar/rules.y": BODY, "grammar/toks.l": BODY},
+            ["python", "shell"], ["app/main.py"], id="yacc and lex need a C/C++ stack",
+        ),
+        pytest.param(
             {"App.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup></PropertyGroup></Project>",
              "Program.cs": PY, "bin/Debug/Gen.cs": PY, "obj/x.cs": PY},
             ["csharp", "shell"], ["Program.cs"], id="csharp (bin/obj are output)",

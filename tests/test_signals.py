@@ -28,28 +28,31 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
                "kind_words", "free_functions", "root_package", "platform_variants", "named_platforms", "version_copies", "issue_prompts", "named_frames",
                "title_names", "header_pairs", "interface_pairs", "error_literals")
+    round_6 = ("release_copies", "grammar_outputs", "inline_pairs", "parallel_siblings", "feature_catalogs")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
                                           "central_files", "older", "platform_twins", "coherence", "saturation",
-                                          "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
+                                          "record_data", *round_4[:3], "module_qualifiers", *round_4[3:], *round_6,
                                           "dominant_file", "passage_order", "passage_choice"]
     off_by_default = ("kind_words", "free_functions", "root_package", "platform_variants", "named_frames", "title_names",
-                      "header_pairs", "error_literals")
+                      "header_pairs", "error_literals", "grammar_outputs", "parallel_siblings")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "platform_twins", "saturation", "record_data", *round_4[:3], "module_qualifiers",
-                                          *(name for name in round_4[3:] if name not in off_by_default),
+                                          *(name for name in round_4[3:] + round_6 if name not in off_by_default),
                                           "passage_order", "passage_choice")
     assert in_force(ablations()["with-file-stems"])[4] == "file_stems"
     assert in_force(ablations()["with-central-files"])[4] == "central_files"
     assert not {"named_platforms", "interface_pairs"} & set(in_force(ablations()["no-round-5"]))
     assert not {"module_qualifiers", "platform_twins"} & set(in_force(ablations()["no-symbols-def1"]))
-    assert in_force(ablations()["with-issue-texts"])[-5:-3] == ("named_frames", "title_names")
+    assert in_force(ablations()["with-issue-texts"])[-8:-6] == ("named_frames", "title_names")
     assert in_force(ablations()["no-record-data"]) == in_force(RankingOptions(off=frozenset({"record_data"})))
     assert in_force(ablations()["no-passage-choice"]) == in_force(RankingOptions(off=frozenset({"passage_choice"})))
-    assert in_force(ablations()["with-root-package"])[-8:-6] == ("macro_or_function", "root_package")
-    assert in_force(ablations()["with-header-pairs"])[-4:] == ("header_pairs", "interface_pairs", "passage_order",
-                                                                "passage_choice")
-    assert in_force(ablations()["with-error-literals"])[-4:] == ("interface_pairs", "error_literals", "passage_order",
-                                                                  "passage_choice")
+    assert in_force(ablations()["with-root-package"])[-11:-9] == ("macro_or_function", "root_package")
+    tail = ("release_copies", "inline_pairs", "feature_catalogs", "passage_order", "passage_choice")
+    assert in_force(ablations()["with-header-pairs"])[-7:] == ("header_pairs", "interface_pairs", *tail)
+    assert in_force(ablations()["with-error-literals"])[-7:] == ("interface_pairs", "error_literals", *tail)
+    assert in_force(ablations()["no-round-6"])[-3:] == ("interface_pairs", "passage_order", "passage_choice")
+    assert in_force(ablations()["with-grammar-outputs"])[-6:-3] == ("release_copies", "grammar_outputs", "inline_pairs")
+    assert in_force(ablations()["with-parallel-siblings"])[-5:-2] == ("inline_pairs", "parallel_siblings", "feature_catalogs")
     assert "passage_order" not in in_force(ablations()["no-passage-order"])
     assert in_force(ablations()["with-dominant-file"])[-3:] == ("dominant_file", "passage_order", "passage_choice")
     assert "reexports" not in in_force(ablations()["no-reexports"])

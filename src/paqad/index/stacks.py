@@ -84,7 +84,9 @@ PHP = _pack("php", ".php", "vendor", "composer.json")
 CSHARP = _pack("csharp", ".cs .csx", "bin obj packages", "*.csproj *.sln")
 CPP = _pack(
     "cpp",
-    ".c .h .cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .inl .ipp .cmake",
+    # .y/.yy (yacc, bison) and .l/.ll (lex, flex): grammar sources whose actions are C/C++, compiled
+    # into the project's parser.c/lexer.c (jqlang/jq: its filter language is defined in src/parser.y)
+    ".c .h .cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .inl .ipp .cmake .y .yy .l .ll",
     "cmake-build-debug cmake-build-release CMakeFiles",
     # configure.ac / configure.in: an autotools build, whose Makefile is generated and so absent
     # from the tree (jqlang/jq: without these its src/*.c were never indexed)

@@ -29,7 +29,7 @@ from paqad.index.chunking import Chunk, chunk_file
 from paqad.index.discover import Discovery, discover
 from paqad.index.filters import FilterDecision, looks_hand_written
 from paqad.index.fs_names import fs_name
-from paqad.index.languages import language_for_path
+from paqad.index.languages import language_for_file
 from paqad.index.redact import redact_credentials
 from paqad.index.rows import FileRow, is_racily_clean  # FileRow lives there so the store can import it cheaply
 
@@ -113,13 +113,13 @@ def chunk_changed(
         except OSError:
             continue
         digest = hashlib.sha256(data).hexdigest()
-        language = language_for_path(decision.path)
-        if old and old.sha256 == digest:
-            touched.append(FileRow(decision.path, len(data), decision.mtime_ns, digest, language, old.chunk_count,
+        if old and old.sha256 == digest:  # the language its chunks were cut as (a .h may be cpp)
+            touched.append(FileRow(decision.path, len(data), decision.mtime_ns, digest, old.language, old.chunk_count,
                                    decision.ctime_ns, decision.inode))
             continue
         # Credentials in the file never reach the index, the model, the team store or the agent.
         text = redact_credentials(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
+        language = language_for_file(decision.path, text)  # (a C++ header named .h: measured, left off)
         try:
             chunks = tuple(chunk_file(decision.path, text, language))
         except Exception:  # noqa: BLE001 - one bad file never stops a build

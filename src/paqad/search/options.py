@@ -163,6 +163,15 @@ class RankingOptions:
     frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
     title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
+    # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
+    release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
+    grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
+    inline_pair_prior: float = 0.9  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
+    inline_pair_lift: float = 1.0  # and that inline file's best chunk raised to this x the header's best score
+    # questions: a method 3+ sibling files (one folder) define, in all but the best-scored; measured, left off
+    # (dev: Java 0.784 -> 0.792 but JavaScript 0.902 -> 0.901, ws-11)
+    sibling_share: float = 1.0
+    feature_catalog_prior: float = 0.5  # questions not asking for features/options: a ...Feature/...Capability type
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -197,10 +206,14 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
     configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
     configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
-    # the default as round 4 left it (main 1163546): this round's techniques all off
+    # the default as round 4 left it (main 1163546): rounds 5 and 6 techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         passage_bm25_unknown=0.0)
+                                         passage_bm25_unknown=0.0, release_copies=False, inline_pair_prior=1.0,
+                                         inline_pair_lift=0.0, feature_catalog_prior=1.0, split_bodies=False,
+                                         canonical_path_qualifiers=False, canonical_prefix_modules=False,
+                                         text_types=False, constant_shapes=False, twin_symbols=False,
+                                         member_fields=False, go_specs=False)
     return configs
 
 
@@ -228,6 +241,20 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
                                          canonical_prefix_modules=False, text_types=False, constant_shapes=False,
                                          twin_symbols=False, member_fields=False, go_specs=False)
     return configs
+
+
+def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
+    """The ablations of round 6's C/C++/Java signals: each off (``no-...``) or, left off, on (``with-...``)."""
+    return {
+        "no-release-copies": replace(default, release_copies=False),
+        "no-inline-pairs": replace(default, inline_pair_prior=1.0, inline_pair_lift=0.0),
+        "no-inline-pairs-lift": replace(default, inline_pair_lift=0.0),
+        "no-round-6": replace(default, release_copies=False, inline_pair_prior=1.0, inline_pair_lift=0.0,
+                              feature_catalog_prior=1.0),
+        "with-grammar-outputs": replace(default, grammar_output_prior=0.5),  # measured, left off
+        "with-parallel-siblings": replace(default, sibling_share=0.85),  # measured, left off
+        "no-feature-catalogs": replace(default, feature_catalog_prior=1.0),
+    }
 
 
 def ablations() -> dict[str, RankingOptions]:
@@ -275,6 +302,7 @@ def ablations() -> dict[str, RankingOptions]:
     }
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_symbols(default))
+    configs.update(_round_6(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

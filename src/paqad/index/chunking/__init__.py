@@ -56,7 +56,7 @@ from paqad.index.chunking.components import component_spans, is_component
 from paqad.index.chunking.data import json_spans, toml_spans, yaml_spans
 from paqad.index.chunking.markup import markdown_spans
 from paqad.index.chunking.packing import HEADER_OVERFLOW_CHARS, Fallback, Lines, Span, finish, text_spans, window_spans
-from paqad.index.languages import SOURCE_LANGUAGES, language_for_path, language_for_shebang
+from paqad.index.languages import SOURCE_LANGUAGES, language_for_file, language_for_shebang
 
 __all__ = [
     "CHUNKER_VERSION", "HEADER_OVERFLOW_CHARS", "KINDS", "MAX_CHUNK_CHARS", "MAX_DEPTH", "MAX_PARSE_BYTES", "PARSE_TIMEOUT_SECONDS",
@@ -81,7 +81,7 @@ def chunk_file(
     path = path.replace("\\", "/")
     lines = Lines(text)
     if language is None:
-        language = language_for_path(path)
+        language = language_for_file(path, text)
         if language == "text" and lines.lines and lines.lines[0].startswith("#!"):
             language = language_for_shebang(lines.lines[0]) or "text"
     if not any(line.strip() for line in lines.lines):

@@ -374,6 +374,8 @@ class CodeCutter:
         if inner.type in types.functions:
             base, name_node = "function", self._function_name_node(inner)
         elif inner.type in types.classes:
+            if self.language in ("c", "cpp") and inner.child_by_field_name("body") is None:
+                return None  # `class Node;`, `struct mark;`: a forward declaration defines nothing
             base, name_node = "class", self._name_node(inner)
             if self.language == "swift" and inner.child_count and inner.children[0].type == "extension":
                 base = "impl"

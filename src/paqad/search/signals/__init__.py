@@ -17,8 +17,9 @@ to score (not changed in place) and ``context`` is the query's read-only
    data prior, like YAML/JSON files (issue 19);
 then issue 24's round-4 signals (symbols across packages, name shapes, module qualifiers, platform
 variants and version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS`
-and each module; ``platform_twins`` runs before saturation), and last (issue 19) three that never
-move a file:
+and each module; ``platform_twins`` runs before saturation), round 6's C/C++/Java signals
+(``release_copies``, ``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
+``parallel_siblings`` off by default), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
@@ -31,11 +32,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, file_stems,
-                                  header_declarations, header_pairs, interface_pairs, issue_prompts, module_qualifiers,
-                                  name_shape, named_frames, older, passage_choice, passage_order, path_priors, path_words,
-                                  platform_twins, platform_variants, record_data, reexports, saturation, symbol_words,
-                                  title_names)
+from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, feature_catalogs,
+                                  file_stems,
+                                  grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
+                                  issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
+                                  passage_choice,
+                                  passage_order, path_priors, path_words, platform_twins, platform_variants, record_data,
+                                  reexports, release_copies, saturation, symbol_words, title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -89,6 +92,14 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
     Signal("interface_pairs", interface_pairs.apply, lambda o: o.priors and o.interface_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
+    # issue 24, round 6 (C, C++, Java): older release copies, generated parsers, inline implementation files,
+    # parallel siblings, feature catalogs
+    Signal("release_copies", release_copies.apply, lambda o: o.priors and o.release_copies),
+    Signal("grammar_outputs", grammar_outputs.apply, lambda o: o.priors and o.grammar_output_prior < 1.0),
+    Signal("inline_pairs", inline_pairs.apply,
+           lambda o: o.priors and (o.inline_pair_prior < 1.0 or o.inline_pair_lift > 0.0)),
+    Signal("parallel_siblings", parallel_siblings.apply, lambda o: o.sibling_share < 1.0),
+    Signal("feature_catalogs", feature_catalogs.apply, lambda o: o.priors and o.feature_catalog_prior < 1.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
 
 IMPLEMENTATION_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
-_DECLARATION_WORDS = re.compile(r"\b(headers?|declar\w*|api|apis|prototypes?|interfaces?|public)\b", re.IGNORECASE)
+DECLARATION_WORDS = re.compile(r"\b(headers?|declar\w*|api|apis|prototypes?|interfaces?|public)\b", re.IGNORECASE)
 
 
 def _stem(path: str) -> str:
@@ -28,7 +28,7 @@ def _stem(path: str) -> str:
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with ``header_pair_prior`` on headers whose implementation is a candidate too."""
     info = context.info
-    if info.kind == SYMBOL or _DECLARATION_WORDS.search(info.text):
+    if info.kind == SYMBOL or DECLARATION_WORDS.search(info.text):
         return scores
     implemented = {_stem(row.path) for cid, row in context.rows.items()
                    if cid in scores and row.path.endswith(IMPLEMENTATION_SUFFIXES)}
