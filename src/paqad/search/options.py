@@ -129,6 +129,10 @@ class RankingOptions:
     frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
     title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
+    # issue 24, round 6 (issue localisation; bench/README.md "Round 6: issue localisation")
+    title_waivers: bool = False  # long prompts: prose/data priors waived only by the first line's words (signals.prompt_waivers)
+    community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked (signals.community_files)
+    issue_prose_prior: float = 1.0  # long prompts: prose/data files the first line does not ask for x this (signals.prompt_waivers)
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -156,6 +160,9 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["with-platform-variants"] = replace(default, platform_prior=0.5)  # measured, left off
     configs["with-header-pairs"] = replace(default, header_pair_prior=0.7)  # measured, left off
     configs["with-error-literals"] = replace(default, error_literal_boost=3.0)  # measured, left off
+    configs["with-title-waivers"] = replace(default, title_waivers=True)
+    configs["with-community-files"] = replace(default, community_prior=0.3)
+    configs["with-issue-prose"] = replace(default, title_waivers=True, issue_prose_prior=0.5)
     # round 5: file level of prose questions
     configs["no-interface-pairs"] = replace(default, interface_prior=1.0)
     configs["no-module-barrels"] = replace(default, module_barrels=False)

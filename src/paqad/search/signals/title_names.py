@@ -24,10 +24,17 @@ if TYPE_CHECKING:
 TITLE_CHARS = 160
 
 
+def title_line(text: str) -> str:
+    """The prompt's first line when it reads as a title (at most :data:`TITLE_CHARS` characters),
+    else "" (a paragraph, not a title)."""
+    first = text.strip().split("\n", 1)[0].strip()
+    return first if len(first) <= TITLE_CHARS else ""
+
+
 def title_identifiers(text: str) -> tuple[str, ...]:
     """Identifier names of the prompt's first line when it reads as a title, else ()."""
-    first = text.strip().split("\n", 1)[0].strip()
-    if not first or len(first) > TITLE_CHARS:
+    first = title_line(text)
+    if not first:
         return ()
     # identifier-shaped only: a backticked plain word (`default`, `include`) names too much
     return tuple(dict.fromkeys(i.name for i in analyze(first).identifiers
