@@ -37,8 +37,8 @@ def _context(query: str, options: RankingOptions, named: frozenset[str] = frozen
                           named_paths=named, exempt=exempt)
 
 
-WAIVERS = RankingOptions(title_waivers=True)  # "with-title-waivers"
-PROSE = RankingOptions(title_waivers=True, issue_prose_prior=0.5)  # "with-issue-prose"
+WAIVERS = RankingOptions(issue_prose_prior=1.0)  # "no-issue-prose": the waivers only
+PROSE = RankingOptions()  # the default: waivers and issue_prose_prior 0.5
 
 
 def test_a_report_whose_body_waived_the_docs_and_config_priors_gets_them_back():
@@ -61,11 +61,12 @@ def test_the_title_named_files_and_short_or_untitled_prompts_keep_the_waiver():
     assert prompt_waivers.apply(SCORES, _context(short, WAIVERS)) == SCORES
     lead_in = "I get this after the rotation at midnight, with version 0.6:\n\n" + REPORT
     assert prompt_waivers.apply(SCORES, _context(lead_in, WAIVERS)) == SCORES  # a lead-in, not a title
-    assert prompt_waivers.apply(SCORES, _context(REPORT, RankingOptions())) == SCORES  # off by default
+    off = RankingOptions(title_waivers=False, issue_prose_prior=1.0)  # "no-title-waivers"
+    assert prompt_waivers.apply(SCORES, _context(REPORT, off)) == SCORES
 
 
 def test_community_files_are_below_the_code_unless_asked():
-    options = RankingOptions(community_prior=0.3)  # "with-community-files"
+    options = RankingOptions()  # community_prior 0.3
     assert community_files.is_community_file("CODE_OF_CONDUCT.md") and community_files.is_community_file(".github/SECURITY.md")
     assert not community_files.is_community_file("src/security.py")
     out = community_files.apply(SCORES, _context("Change coding style of PR", options))

@@ -2,15 +2,17 @@
 changed as the answer (issue 24, "File localisation on real issues").
 
 Cases: ``bench/issues/cases/<project>.json`` (format: ``bench/issues/README.md``), one project per
-file, split dev/test by project. By default every case of a project is ranked in one shared tree
-and index (:func:`shared_tree`): the ranking benchmark's built corpus of the same repository when
-its commit descends from every case's parent, else the tree at the newest case's parent,
-materialised from the local bare clone by ``bench/ranking/corpora.py`` into
-``bench/.cache/issues/<name>-<commit10>/``. One index per issue (``--per-issue``: each case at its
-fix's parent, ``bench/.cache/issues/<case id>/``, seeded from the previous case's index) embeds
-about 3x as much text (17.7 MB of unique file versions against 5.4 MB for the shared trees, rich
-left out): past this machine's budget (bench/README.md, "Round 6: issue localisation").
-A second run opens the indexes as they are.
+file, split dev/test by project. Each case is ranked in the project's tree at the fix's parent
+commit, materialised from the local bare clone by ``bench/ranking/corpora.py``
+(:func:`corpora.materialise_tree`) into ``bench/.cache/issues/<case id>/``; its index is seeded
+from the previous case of the same project (cases in parent-commit order; the first from the
+ranking benchmark's corpus of the same repository, if built) and synced, so only the files that
+changed between the two parents are chunked and embedded again (the whole default set: 15.5
+minutes on this 2-core machine at load 13). ``--shared`` ranks every case of a project in one
+tree instead (:func:`shared_tree`: the ranking corpus of the same repository when it descends
+from every parent, else the newest case's parent), about a third of the text to embed; but a
+gold file is then stale where the code moved after the fix (attrs' ``evolve`` left ``_funcs.py``
+for ``_make.py``). A second run opens the indexes as they are.
 
 Measures (file level, the ranked list's distinct files in order of first appearance):
 R@k = share of the gold files among the first k files (k = 1, 5, 10), averaged over cases;
@@ -22,6 +24,7 @@ included, the baseline the issue compares against.
     .venv/bin/python bench/issues/run.py                          # every project, default + bm25
     .venv/bin/python bench/issues/run.py --split dev --configs default,no-issue-prompts
     .venv/bin/python bench/issues/run.py --projects attrs --json bench/.cache/issues.json
+    .venv/bin/python bench/issues/run.py --shared --split dev     # one index per project (cheaper)
 
 Tune on ``--split dev`` only; report both.
 """
@@ -187,7 +190,7 @@ class FileBM25:
 
 
 def run_project(project: IssueProject, configs: dict, log=print, model: str | None = None,
-                per_issue: bool = False) -> dict[str, dict[str, dict]]:
+                per_issue: bool = True) -> dict[str, dict[str, dict]]:
     """case id -> configuration (name -> RankingOptions, and ``bm25``) -> scores and the top-10 files.
 
     ``model``: another embedding model than the product's default (its indexes live in their own
@@ -269,8 +272,9 @@ def main() -> int:
     parser.add_argument("--sweep", nargs="*", default=[], metavar="NAME=V1,V2",
                         help="also rank with the default's option NAME set to each value (tuning, dev only)")
     parser.add_argument("--model", default=None, help="another embedding model (e.g. local/all-MiniLM-L6-v2-static256)")
-    parser.add_argument("--per-issue", action="store_true",
-                        help="rank each issue in its own parent's tree (one index per issue) instead of one shared tree per project")
+    parser.add_argument("--shared", action="store_true",
+                        help="rank every issue of a project in one shared tree (one index per project, about 3x less to embed; "
+                             "code moved since an issue's fix makes its gold files stale) instead of each in its own parent's tree")
     parser.add_argument("--no-bm25", action="store_true", help="leave the BM25 baseline column out of the tables")
     parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
     args = parser.parse_args()
@@ -295,7 +299,7 @@ def main() -> int:
     started = time.perf_counter()
     for project in projects:
         print(f"{project.name} ({project.language}, {project.split}, {len(project.cases)} issues)", flush=True)
-        for cid, per in run_project(project, configs, model=args.model, per_issue=args.per_issue).items():
+        for cid, per in run_project(project, configs, model=args.model, per_issue=not args.shared).items():
             scores[cid] = per
             where[cid] = (project.split, project.name)
     print(f"\n{len(scores)} issues in {time.perf_counter() - started:.0f}s\n")

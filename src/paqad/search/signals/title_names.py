@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paqad.index.languages import SOURCE_LANGUAGES
 from paqad.search.analysis import _is_identifier, analyze
 from paqad.search.signals.path_priors import prior_of
 
@@ -53,5 +54,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     defining = {m.chunk_id for m in context.definitions if m.identifier.name in names and m.exact}
     out = dict(scores)
     for cid in defining.intersection(scores):  # a test's hook is still a test: x its priors
+        if context.rows[cid].language not in SOURCE_LANGUAGES:
+            continue  # a docs page's heading or example "defining" the name (immer's patches.mdx) is not its code
         out[cid] = scores[cid] + lift * prior_of(context.prior_factors.get(cid, ()))
     return out
