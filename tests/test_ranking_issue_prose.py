@@ -66,7 +66,7 @@ def test_the_title_named_files_and_short_or_untitled_prompts_keep_the_waiver():
 
 
 def test_community_files_are_below_the_code_unless_asked():
-    options = RankingOptions()  # community_prior 0.3
+    options = RankingOptions(community_prior=0.3)  # "with-community-files"
     assert community_files.is_community_file("CODE_OF_CONDUCT.md") and community_files.is_community_file(".github/SECURITY.md")
     assert not community_files.is_community_file("src/security.py")
     out = community_files.apply(SCORES, _context("Change coding style of PR", options))

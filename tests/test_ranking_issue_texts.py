@@ -82,7 +82,7 @@ def test_a_title_name_gives_its_definition_a_share():
     assert title_names.title_identifiers("x" * 200 + "\nmake_class() breaks") == ()  # no title line
 
 
-def test_frames_are_off_by_default_title_names_on_and_both_off_by_name():
+def test_both_are_off_by_default_and_by_name():
     from dataclasses import replace
 
     from paqad.search.signals import in_force
@@ -90,4 +90,4 @@ def test_frames_are_off_by_default_title_names_on_and_both_off_by_name():
     off = replace(ON, off=frozenset({"named_frames", "title_names"}))
     assert "named_frames" in in_force(ON) and "title_names" in in_force(ON)
     assert "named_frames" not in in_force(off) and "title_names" not in in_force(off)
-    assert "named_frames" not in in_force(RankingOptions()) and "title_names" in in_force(RankingOptions())  # round 6
+    assert "named_frames" not in in_force(RankingOptions()) and "title_names" not in in_force(RankingOptions())

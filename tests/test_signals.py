@@ -33,7 +33,8 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                                           "central_files", "older", "platform_twins", "coherence", "saturation",
                                           "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
                                           "dominant_file", "passage_order", "passage_choice"]
-    off_by_default = ("root_package", "platform_variants", "named_frames", "header_pairs", "error_literals")
+    off_by_default = ("root_package", "platform_variants", "community_files", "named_frames", "title_names",
+                      "header_pairs", "error_literals")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "platform_twins", "saturation", "record_data", *round_4[:3], "module_qualifiers",
                                           *(name for name in round_4[3:] if name not in off_by_default),
@@ -56,7 +57,9 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     assert "reexports" not in in_force(ablations()["no-reexports"])
     later = {"named_platforms", "named_frames", "title_names", "interface_pairs", "community_files", "prompt_waivers"}
     assert not (set(round_4) - later) & set(in_force(ablations()["no-round-4"]))
-    assert not {"title_names", "prompt_waivers", "community_files"} & set(in_force(ablations()["round-5-default"]))
+    assert "prompt_waivers" not in in_force(ablations()["round-5-default"])
+    assert {"community_files", "title_names"} <= set(in_force(ablations()["with-community-files"])) | set(
+        in_force(ablations()["with-title-names"]))
     assert "platform_variants" in in_force(ablations()["with-platform-variants"])
     assert in_force(RankingOptions(off=frozenset({"saturation"}))) == in_force(ablations()["no-saturation"])
     assert in_force(ablations()["rrf"]) == ()

