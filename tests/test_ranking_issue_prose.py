@@ -1,12 +1,13 @@
-"""Issue 24, round 6: a pasted report's docs/config files (``prompt_waivers``) and a repository's
-community files (``community_files``) below its code, on hand-made chunk rows; the benchmarks are
+"""Issue 24, round 6: a pasted report's docs/config files (``prompt_waivers``), a repository's
+community files (``community_files``) and a facade's docstring chunks (``docstring_chunks``) below its code, on hand-made chunk rows; the benchmarks are
 bench/issues/run.py and bench/ranking/run.py --git."""
 
 from __future__ import annotations
 
 from paqad.search import RankingOptions
 from paqad.search.analysis import analyze
-from paqad.search.signals import RankingContext, community_files, prompt_waivers
+from paqad.search.signals import RankingContext, community_files, docstring_chunks, prompt_waivers
+from paqad.search.signals.docstring_chunks import docstring_lines
 from paqad.store import ChunkRow
 
 # a title, a blank line, a body that says "version" and "docs" in passing
@@ -74,3 +75,30 @@ def test_community_files_are_below_the_code_unless_asked():
     assert community_files.apply(SCORES, _context("how do I report a vulnerability", options)) == SCORES
     named = _context("Change coding style of PR", options, named=frozenset({"CONTRIBUTING.rst"}))
     assert community_files.apply(SCORES, named)[4] == 1.0
+
+
+FACADE = [
+    "class Logger:",
+    "    def add(self, sink, *, rotation=None):",
+    '        """Add a handler sending log messages to a sink.',
+    "",
+    "        rotation : |str|, optional",
+    "            A condition indicating whenever the current logged file should be closed.",
+    '        """',
+    "        return self._core.add(sink, rotation)",
+]
+
+
+def test_the_chunks_inside_a_docstring_are_found_by_line_number():
+    lines = {i + 1: line for i, line in enumerate(FACADE)}
+    assert docstring_lines(lines) == frozenset({3, 4, 5, 6, 7})
+    # a chunk of the docstring's middle (no opening quotes in it) and the chunk holding the code
+    assert docstring_chunks.is_docstring_chunk(5, "\n".join(FACADE[4:6]), docstring_lines(lines))
+    assert not docstring_chunks.is_docstring_chunk(1, "\n".join(FACADE), docstring_lines(lines))
+    rows = {1: ChunkRow(path="loguru/_logger.py", start_line=5, end_line=6, language="python", symbol="Logger.add",
+                        kind="block", signature=None, text="\n".join(FACADE[4:6]), id=1),
+            2: ChunkRow(path="loguru/_logger.py", start_line=8, end_line=8, language="python", symbol="Logger.add",
+                        kind="block", signature=None, text=FACADE[7], id=2)}
+    context = RankingContext(info=analyze(REPORT), options=RankingOptions(docstring_prior=0.5), rows=rows, best=1.0,
+                             definitions=(), named_paths=frozenset(), exempt=frozenset(), file_lines=lambda path: lines)
+    assert docstring_chunks.apply({1: 1.0, 2: 1.0}, context) == {1: 0.5, 2: 1.0}

@@ -27,13 +27,14 @@ def _context(options: RankingOptions) -> RankingContext:
 def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
                "root_package", "platform_variants", "named_platforms", "version_copies", "issue_prompts",
-               "community_files", "prompt_waivers", "named_frames", "title_names", "header_pairs", "interface_pairs",
+               "community_files", "docstring_chunks", "prompt_waivers", "named_frames", "title_names", "header_pairs", "interface_pairs",
                "error_literals")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
                                           "central_files", "older", "platform_twins", "coherence", "saturation",
                                           "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
                                           "dominant_file", "passage_order", "passage_choice"]
-    off_by_default = ("root_package", "platform_variants", "community_files", "named_frames", "title_names",
+    off_by_default = ("root_package", "platform_variants", "community_files", "docstring_chunks", "named_frames",
+                      "title_names",
                       "header_pairs", "error_literals")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "platform_twins", "saturation", "record_data", *round_4[:3], "module_qualifiers",
@@ -55,7 +56,8 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     assert "passage_order" not in in_force(ablations()["no-passage-order"])
     assert in_force(ablations()["with-dominant-file"])[-3:] == ("dominant_file", "passage_order", "passage_choice")
     assert "reexports" not in in_force(ablations()["no-reexports"])
-    later = {"named_platforms", "named_frames", "title_names", "interface_pairs", "community_files", "prompt_waivers"}
+    later = {"named_platforms", "named_frames", "title_names", "interface_pairs", "community_files", "prompt_waivers",
+             "docstring_chunks"}
     assert not (set(round_4) - later) & set(in_force(ablations()["no-round-4"]))
     assert "prompt_waivers" not in in_force(ablations()["round-5-default"])
     assert {"community_files", "title_names"} <= set(in_force(ablations()["with-community-files"])) | set(

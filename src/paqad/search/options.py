@@ -134,6 +134,7 @@ class RankingOptions:
     # issue 24, round 6 (bench/README.md "Round 6: issue localisation"); config round-5-default = all off
     title_waivers: bool = True  # long prompts: prose/data priors waived only by the first line's words (signals.prompt_waivers)
     issue_prose_prior: float = 0.5  # long prompts: prose/data files the first line does not ask for x this (signals.prompt_waivers)
+    docstring_prior: float = 1.0  # long prompts: Python chunks inside docstrings x this (signals.docstring_chunks)
     community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
 
     @property
@@ -189,6 +190,7 @@ def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-title-names": replace(default, title_share=0.6),  # measured, left off (test lost)
         "no-title-waivers": replace(default, title_waivers=False, issue_prose_prior=1.0),  # prompt_waivers off
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
+        "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
         "round-5-default": replace(default, **ROUND_6_OFF),
     }
