@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 DOCSTRING_SHARE = 0.8
 _QUOTES = re.compile(r'"""|\'\'\'')
 _OPENS = re.compile(r'^[rRbBuUfF]{0,2}("""|\'\'\')')
+_DEFINES = re.compile(r"^(async\s+def|def|class)\s")
 
 
 def docstring_lines(lines: Mapping[int, str]) -> frozenset[int]:
@@ -46,9 +47,13 @@ def docstring_lines(lines: Mapping[int, str]) -> frozenset[int]:
 
 
 def is_docstring_chunk(start_line: int, text: str, docstrings: frozenset[int]) -> bool:
-    """True when at least :data:`DOCSTRING_SHARE` of the chunk's non-blank lines are docstring lines."""
-    numbers = [start_line + i for i, line in enumerate(text.split("\n")) if line.strip()]
-    return bool(numbers) and sum(1 for n in numbers if n in docstrings) >= DOCSTRING_SHARE * len(numbers)
+    """True when at least :data:`DOCSTRING_SHARE` of the chunk's non-blank lines are docstring lines
+    and none is a definition line or opens the docstring: a piece of a docstring's middle, not a
+    function with its own documentation."""
+    lines = [(start_line + i, line.strip()) for i, line in enumerate(text.split("\n")) if line.strip()]
+    if not lines or any(_DEFINES.match(line) or _OPENS.match(line) for _, line in lines):
+        return False
+    return sum(1 for n, _ in lines if n in docstrings) >= DOCSTRING_SHARE * len(lines)
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
