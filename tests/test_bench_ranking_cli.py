@@ -43,4 +43,4 @@ def test_list_names_each_configuration_with_only_what_it_changes() -> None:
     assert "no-saturation: saturation=1.0" in lines
     assert "no-symbols: symbols=False" in lines
     assert not any("RankingOptions(" in line for line in lines)
-    assert all(len(line) < 400 for line in lines)
+    assert all(len(line) < 800 for line in lines)  # round-4-default, the longest, turns off two rounds

@@ -3,10 +3,16 @@ changed as the answer (issue 24, "File localisation on real issues").
 
 Cases: ``bench/issues/cases/<project>.json`` (format: ``bench/issues/README.md``), one project per
 file, split dev/test by project. Each case is ranked in the project's tree at the fix's parent
-commit, materialised from the local bare clone (``bench/ranking/corpora.py``'s mirror rules)
-into ``bench/.cache/issues/<case id>/``; its index is seeded from the previous case of the same
-project (cases in parent-commit order) and synced, so only the files that changed between the
-two parents are chunked and embedded again. A second run opens the indexes as they are.
+commit, materialised from the local bare clone by ``bench/ranking/corpora.py``
+(:func:`corpora.materialise_tree`) into ``bench/.cache/issues/<case id>/``; its index is seeded
+from the previous case of the same project (cases in parent-commit order; the first from the
+ranking benchmark's corpus of the same repository, if built) and synced, so only the files that
+changed between the two parents are chunked and embedded again (the whole default set: 15.5
+minutes on this 2-core machine at load 13). ``--shared`` ranks every case of a project in one
+tree instead (:func:`shared_tree`: the ranking corpus of the same repository when it descends
+from every parent, else the newest case's parent), about a third of the text to embed; but a
+gold file is then stale where the code moved after the fix (attrs' ``evolve`` left ``_funcs.py``
+for ``_make.py``). A second run opens the indexes as they are.
 
 Measures (file level, the ranked list's distinct files in order of first appearance):
 R@k = share of the gold files among the first k files (k = 1, 5, 10), averaged over cases;
@@ -18,6 +24,7 @@ included, the baseline the issue compares against.
     .venv/bin/python bench/issues/run.py                          # every project, default + bm25
     .venv/bin/python bench/issues/run.py --split dev --configs default,no-issue-prompts
     .venv/bin/python bench/issues/run.py --projects attrs --json bench/.cache/issues.json
+    .venv/bin/python bench/issues/run.py --shared --split dev     # one index per project (cheaper)
 
 Tune on ``--split dev`` only; report both.
 """
@@ -28,12 +35,11 @@ import argparse
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
@@ -89,36 +95,9 @@ def _git(git_dir: Path, *args: str) -> str:
     return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True, check=True).stdout
 
 
-def materialise(project: IssueProject, case: dict, seed: Path | None, cache: Path = CACHE_DIR) -> Path:
-    """The tree at ``case['parent']`` in ``cache/<id>/`` (idempotent); a new folder starts
-    with a copy of ``seed``'s index so the sync only redoes what differs."""
-    target = cache / case["id"]
-    if (target / ".materialised").is_file():
-        return target
-    source = corpora.git_dir(project.repo)
-    staging = target.with_name(f".{target.name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
-        base = ["git", "--git-dir", str(source), "--work-tree", str(staging)]
-        subprocess.run([*base, "read-tree", case["parent"]], check=True, env=env)
-        subprocess.run([*base, "checkout-index", "--all", "--force"], check=True, env=env)
-    if seed is not None and (seed / ".paqad").is_dir():
-        shutil.copytree(seed / ".paqad", staging / ".paqad", ignore=shutil.ignore_patterns("*.lock", "context"))
-    (staging / ".materialised").write_text(case["parent"] + "\n", encoding="utf-8")
-    shutil.rmtree(target, ignore_errors=True)
-    staging.rename(target)
-    return target
-
-
-def ranking_seed(project: IssueProject) -> Path | None:
-    """The ranking benchmark's built corpus of the same repository, if any: its index holds most
-    chunks of a nearby tree already embedded (``bench/ranking/corpora.py``)."""
-    for other in corpora.load_projects():
-        if other.repo == project.repo and (other.folder / ".paqad").is_dir():
-            return other.folder
-    return None
+def _is_ancestor(git_dir: Path, older: str, newer: str) -> bool:
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "merge-base", "--is-ancestor", older, newer])
+    return done.returncode == 0
 
 
 def ordered(project: IssueProject) -> list[dict]:
@@ -126,6 +105,38 @@ def ordered(project: IssueProject) -> list[dict]:
     git_dir = corpora.git_dir(project.repo)
     when = {c["id"]: int(_git(git_dir, "log", "-1", "--format=%ct", c["parent"]).strip()) for c in project.cases}
     return sorted(project.cases, key=lambda c: when[c["id"]])
+
+
+def shared_tree(project: IssueProject, cache: Path, ranking: bool = True) -> Path:
+    """The one tree (and index) every case of ``project`` is ranked in: the ranking benchmark's
+    corpus of the same repository when its commit descends from every case's parent (its index
+    is built already; ``ranking=False``: not used, another model's index is wanted), else the
+    newest case's parent, materialised into ``cache/<name>-<commit[:10]>/``. Every earlier fix
+    is in that tree (the cost: a case may be ranked in code its fix has already changed)."""
+    git_dir = corpora.git_dir(project.repo)
+    for other in corpora.load_projects() if ranking else ():
+        if other.repo == project.repo and all(_is_ancestor(git_dir, c["parent"], other.commit) for c in project.cases):
+            return corpora.materialise(other)
+    newest = ordered(project)[-1]["parent"]
+    return corpora.materialise_tree(project.repo, newest, cache / f"{project.name}-{newest[:10]}")
+
+
+def trees(project: IssueProject, cache: Path, per_issue: bool, model: str | None) -> Iterator[tuple[Path, list[dict]]]:
+    """(tree, its cases) in ranking order: one shared tree (:func:`shared_tree`), or with
+    ``per_issue`` each case in the tree at its own parent, ``cache/<case id>/``, its index seeded
+    from the previous case's (cases in parent-commit order; the first from the ranking corpus of
+    the same repository, if any and ``model`` is the product's). Lazy: a tree is written when the
+    caller has synced the one before it (its seed)."""
+    if not per_issue:
+        yield shared_tree(project, cache, ranking=model is None), ordered(project)
+        return
+    seed = None
+    if model is None:
+        seed = next((o.folder for o in corpora.load_projects() if o.repo == project.repo and (o.folder / ".paqad").is_dir()), None)
+    for case in ordered(project):
+        root = corpora.materialise_tree(project.repo, case["parent"], cache / case["id"], seed=seed)
+        yield root, [case]
+        seed = root
 
 
 def file_scores(ranked: list[str], gold: set[str]) -> dict[str, float]:
@@ -178,27 +189,24 @@ class FileBM25:
         return sorted(scores, key=lambda p: (-scores[p], p))
 
 
-def run_project(project: IssueProject, configs: dict, log=print, model: str | None = None) -> dict[str, dict[str, dict]]:
+def run_project(project: IssueProject, configs: dict, log=print, model: str | None = None,
+                per_issue: bool = True) -> dict[str, dict[str, dict]]:
     """case id -> configuration (name -> RankingOptions, and ``bm25``) -> scores and the top-10 files.
 
     ``model``: another embedding model than the product's default (its indexes live in their own
-    cache folder, ``bench/.cache/issues-<model>/``)."""
+    cache folder, ``bench/.cache/issues-<model>/``). ``per_issue``: each case in its own parent's
+    tree (:func:`trees`; one index per issue) instead of one shared tree per project."""
     from dataclasses import replace
 
-    from paqad import store as store_mod
     from paqad.build import sync
     from paqad.config import load_settings
     from paqad.embed.factory import get_embedder
     from paqad.project import ProjectPaths
-    from paqad.search import gather, rank
 
     out: dict[str, dict[str, dict]] = {}
     cache = CACHE_DIR if model is None else CACHE_DIR.with_name("issues-" + model.replace("/", "--"))
-    seed = ranking_seed(project) if model is None else None
     embedder = None
-    for case in ordered(project):
-        root = materialise(project, case, seed, cache)
-        seed = root
+    for root, cases in trees(project, cache, per_issue, model):
         paths = ProjectPaths(root)
         settings = load_settings(paths, environ={})
         if model is not None:
@@ -206,14 +214,26 @@ def run_project(project: IssueProject, configs: dict, log=print, model: str | No
         embedder = embedder or get_embedder(settings, paths)
         started = time.perf_counter()
         report = sync(paths, settings, embedder)
-        log(f"  {case['id']}: {report.summary()} ({time.perf_counter() - started:.1f}s)")
-        gold = set(case["gold"])
-        per: dict[str, dict] = {}
-        query = query_text(case)
-        with store_mod.open_store(paths, readonly=True) as store:
-            missing = gold - set(store.files())
-            if missing:
-                log(f"    gold not indexed: {', '.join(sorted(missing))}")
+        log(f"  {root.name}: {report.summary()} ({time.perf_counter() - started:.1f}s)")
+        bm25 = FileBM25(root, LANGUAGE_EXTENSIONS[project.language])
+        out.update(rank_cases(paths, embedder, cases, configs, bm25, log))
+    return out
+
+
+def rank_cases(paths, embedder, cases: list[dict], configs: dict, bm25: FileBM25, log=print) -> dict[str, dict[str, dict]]:
+    """Scores of ``cases`` in the index at ``paths`` (see :func:`run_project`)."""
+    from paqad import store as store_mod
+    from paqad.search import gather, rank
+
+    out: dict[str, dict[str, dict]] = {}
+    with store_mod.open_store(paths, readonly=True) as store:
+        indexed = set(store.files())
+        for case in cases:
+            gold = set(case["gold"])
+            if gold - indexed:
+                log(f"    {case['id']}: gold not indexed: {', '.join(sorted(gold - indexed))}")
+            query = query_text(case)
+            per: dict[str, dict] = {}
             gathered = {}
             for name in configs:
                 flag = configs[name].long_prompts
@@ -222,9 +242,9 @@ def run_project(project: IssueProject, configs: dict, log=print, model: str | No
                 results = rank(store, gathered[flag], top_n=TOP_N, options=configs[name])
                 files = list(dict.fromkeys(r.path for r in results))
                 per[name] = {**file_scores(files, gold), "files": files[:10]}
-        files = FileBM25(root, LANGUAGE_EXTENSIONS[project.language]).rank(query)
-        per[BM25] = {**file_scores(files, gold), "files": files[:10]}
-        out[case["id"]] = per
+            files = bm25.rank(query)
+            per[BM25] = {**file_scores(files, gold), "files": files[:10]}
+            out[case["id"]] = per
     return out
 
 
@@ -252,6 +272,9 @@ def main() -> int:
     parser.add_argument("--sweep", nargs="*", default=[], metavar="NAME=V1,V2",
                         help="also rank with the default's option NAME set to each value (tuning, dev only)")
     parser.add_argument("--model", default=None, help="another embedding model (e.g. local/all-MiniLM-L6-v2-static256)")
+    parser.add_argument("--shared", action="store_true",
+                        help="rank every issue of a project in one shared tree (one index per project, about 3x less to embed; "
+                             "code moved since an issue's fix makes its gold files stale) instead of each in its own parent's tree")
     parser.add_argument("--no-bm25", action="store_true", help="leave the BM25 baseline column out of the tables")
     parser.add_argument("--json", type=Path, default=None, help="write per-case scores here")
     args = parser.parse_args()
@@ -276,7 +299,7 @@ def main() -> int:
     started = time.perf_counter()
     for project in projects:
         print(f"{project.name} ({project.language}, {project.split}, {len(project.cases)} issues)", flush=True)
-        for cid, per in run_project(project, configs, model=args.model).items():
+        for cid, per in run_project(project, configs, model=args.model, per_issue=not args.shared).items():
             scores[cid] = per
             where[cid] = (project.split, project.name)
     print(f"\n{len(scores)} issues in {time.perf_counter() - started:.0f}s\n")

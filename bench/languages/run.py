@@ -13,10 +13,8 @@ chunker. Everything else is bench/ranking/run.py (same metrics, tables and optio
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,19 +45,7 @@ def materialise_present(project: corpora.Project, overrides: dict[str, str] | No
     if not missing:
         return _materialise(project, overrides)
     print(f"  left out (not in the clone): {', '.join(missing)}", flush=True)
-    staging = project.folder.with_name(f".{project.folder.name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
-        base = ["git", "--git-dir", str(source), "--work-tree", str(staging)]
-        subprocess.run([*base, "read-tree", project.commit], check=True, env=env)
-        subprocess.run([*base, "rm", "--cached", "--quiet", "--", *missing], check=True, env=env, capture_output=True)
-        subprocess.run([*base, "checkout-index", "--all", "--force"], check=True, env=env)
-    (staging / ".materialised").write_text(project.commit + "\n", encoding="utf-8")
-    shutil.rmtree(project.folder, ignore_errors=True)
-    staging.rename(project.folder)
-    return project.folder
+    return corpora.materialise_tree(project.repo, project.commit, project.folder, overrides, leave_out=tuple(missing))
 
 
 corpora.materialise = materialise_present

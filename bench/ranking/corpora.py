@@ -85,19 +85,33 @@ def git_dir(repo: str, overrides: dict[str, str] | None = None) -> Path:
 
 def materialise(project: Project, overrides: dict[str, str] | None = None) -> Path:
     """The project's tree at its commit in :attr:`Project.folder` (idempotent)."""
-    target = project.folder
+    return materialise_tree(project.repo, project.commit, project.folder, overrides)
+
+
+def materialise_tree(repo: str, commit: str, target: Path, overrides: dict[str, str] | None = None,
+                     seed: Path | None = None, leave_out: tuple[str, ...] = ()) -> Path:
+    """The tree of ``repo`` at ``commit`` written into ``target`` from the local clone (idempotent:
+    a folder holding ``.materialised`` is returned as it is). ``seed``: a corpus whose ``.paqad/``
+    index is copied in first (locks and the context folder left out), so a sync embeds only the
+    files that differ. ``leave_out``: paths of the tree not written (blobs a snapshot lacks).
+    Written in a ``.<name>.partial`` sibling and renamed, so an interrupted run
+    leaves no half tree. Raises SystemExit when there is no clone (:func:`git_dir`)."""
     if (target / ".materialised").is_file():
         return target
-    source = git_dir(project.repo, overrides)
+    source = git_dir(repo, overrides)
     staging = target.with_name(f".{target.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         base = ["git", "--git-dir", str(source), "--work-tree", str(staging)]
-        subprocess.run([*base, "read-tree", project.commit], check=True, env=env)
+        subprocess.run([*base, "read-tree", commit], check=True, env=env)
+        if leave_out:
+            subprocess.run([*base, "rm", "--cached", "--quiet", "--", *leave_out], check=True, env=env, capture_output=True)
         subprocess.run([*base, "checkout-index", "--all", "--force"], check=True, env=env)
-    (staging / ".materialised").write_text(project.commit + "\n", encoding="utf-8")
+    if seed is not None and (seed / ".paqad").is_dir():
+        shutil.copytree(seed / ".paqad", staging / ".paqad", ignore=shutil.ignore_patterns("*.lock", "context"))
+    (staging / ".materialised").write_text(commit + "\n", encoding="utf-8")
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
     return target

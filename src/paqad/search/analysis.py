@@ -118,6 +118,15 @@ class QueryInfo:
     mentions_config: bool = False
 
 
+def asked_kinds(text: str) -> frozenset[str]:
+    """The path-prior kinds whose waiver words ``text`` holds: ``tests`` (test words), ``prose``
+    (docs, README, ...), ``data`` (config, build, version, install, ...): the words that set
+    :attr:`QueryInfo.mentions_tests` / ``mentions_docs`` / ``mentions_config``."""
+    kinds = {kind for kind, words in (("tests", _TEST_WORDS), ("prose", _DOC_WORDS), ("data", _CONFIG_WORDS))
+             if words.search(text)}
+    return frozenset(kinds)
+
+
 def _split(identifier: str) -> tuple[str, ...]:
     return tuple(p for p in _QUALIFIER.split(identifier) if p)
 

@@ -156,13 +156,20 @@ class RankingOptions:
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
     header_pair_prior: float = 1.0  # questions: a C/C++ header beside its candidate implementation; measured, left off
-    # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation")
-    # off by default: on, the 24-project ranking benchmark's dev architecture / PHP / Rust lost
-    # 0.001-0.005 nDCG (config "with-issue-texts" = 2.0, 1.0, 0.6; bench/README.md)
+    # issue 24, issue texts (bench/issues; bench/README.md "Issue localisation"): off by default:
+    # named_frames on, the ranking benchmark's dev architecture / PHP / Rust lose 0.001-0.004 nDCG and
+    # the git-mined set's dev C++ 0.012 (config "with-issue-texts" = 2.0, 1.0, 0.6)
     named_file_boost: float = 1.0  # long prompts: a file named by a 2+ component path or traceback frame
     frame_function_share: float = 0.0  # and its chunk defining the frame's function: + this x best score
     issue_changelog_prior: float = 1.0  # long prompts: changelogs/release notes, x changelog_prior
-    title_share: float = 0.0  # long prompts (0.6 in "with-issue-texts"): a chunk defining a name of the title line (x definition_boost)
+    # long prompts (0.6 in "with-title-names"): a chunk defining a name of the title line (x definition_boost);
+    # measured, left off: on, test lost (ranking C++ 0.749 -> 0.742, issue set httpx MRR 0.674 -> 0.592)
+    title_share: float = 0.0
+    # issue 24, round 6 (bench/README.md "Round 6: issue localisation"); config round-5-default = all off
+    title_waivers: bool = True  # long prompts: prose/data priors waived only by the first line's words (signals.prompt_waivers)
+    issue_prose_prior: float = 0.5  # long prompts: prose/data files the first line does not ask for x this (signals.prompt_waivers)
+    docstring_prior: float = 1.0  # long prompts: Python chunks inside docstrings x this (signals.docstring_chunks)
+    community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
     # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
     release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
@@ -206,15 +213,20 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
     configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
     configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
-    # the default as round 4 left it (main 1163546): rounds 5 and 6 techniques all off
+    # the default as round 4 left it (main 1163546): round 5's and 6's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         passage_bm25_unknown=0.0, release_copies=False, inline_pair_prior=1.0,
-                                         inline_pair_lift=0.0, feature_catalog_prior=1.0, split_bodies=False,
-                                         canonical_path_qualifiers=False, canonical_prefix_modules=False,
-                                         text_types=False, constant_shapes=False, twin_symbols=False,
-                                         member_fields=False, go_specs=False)
+                                         **ROUND_6_OFF)
     return configs
+
+
+# round 6's fields at their round-5 values (main d0e2d3a): every round-6 technique off (issue
+# localisation, C/C++/Java, symbol def@1, passage choice's BM25 bound)
+ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 1.0, "community_prior": 1.0,
+               "release_copies": False, "inline_pair_prior": 1.0, "inline_pair_lift": 0.0,
+               "feature_catalog_prior": 1.0, "split_bodies": False, "canonical_path_qualifiers": False,
+               "canonical_prefix_modules": False, "text_types": False, "constant_shapes": False,
+               "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0}
 
 
 def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -243,7 +255,7 @@ def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
     return configs
 
 
-def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
+def _round_6_c_cpp_java(default: RankingOptions) -> dict[str, RankingOptions]:
     """The ablations of round 6's C/C++/Java signals: each off (``no-...``) or, left off, on (``with-...``)."""
     return {
         "no-release-copies": replace(default, release_copies=False),
@@ -254,6 +266,20 @@ def _round_6(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-grammar-outputs": replace(default, grammar_output_prior=0.5),  # measured, left off
         "with-parallel-siblings": replace(default, sibling_share=0.85),  # measured, left off
         "no-feature-catalogs": replace(default, feature_catalog_prior=1.0),
+    }
+
+
+def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 6 (issue localisation: bench/issues, the git-mined set): each technique
+    off (``no-...``) or on where it was measured and left off (``with-...``), and all of them off
+    (``round-5-default``: main d0e2d3a's default, every round-6 technique of any branch off)."""
+    return {
+        "with-title-names": replace(default, title_share=0.6),  # measured, left off (test lost)
+        "no-title-waivers": replace(default, title_waivers=False, issue_prose_prior=1.0),  # prompt_waivers off
+        "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
+        "with-docstring-chunks": replace(default, docstring_prior=0.5),
+        "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
+        "round-5-default": replace(default, **ROUND_6_OFF),
     }
 
 
@@ -302,7 +328,8 @@ def ablations() -> dict[str, RankingOptions]:
     }
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_symbols(default))
-    configs.update(_round_6(default))
+    configs.update(_round_6_c_cpp_java(default))
+    configs.update(_round_6_issues(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

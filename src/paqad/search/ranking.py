@@ -158,6 +158,17 @@ def _file_text(store: store_mod.IndexStore, path: str) -> str:
     return "\n".join(rows[cid].text for cid in ids if cid in rows)
 
 
+def _file_lines(store: store_mod.IndexStore, path: str) -> dict[int, str]:
+    """An indexed file's lines by 1-based number, each chunk's text placed at its ``start_line``
+    (overlapping chunks agree; lines no chunk holds are absent)."""
+    ids = store.chunk_ids_of_files([path], MAX_FILE_TEXT_CHUNKS)
+    lines: dict[int, str] = {}
+    for row in store.chunks_by_id(ids).values():
+        for offset, line in enumerate(row.text.split("\n")):
+            lines.setdefault(row.start_line + offset, line)
+    return lines
+
+
 def _exempt(store: store_mod.IndexStore) -> frozenset[str]:
     """:func:`~paqad.search.priors.exempt_kinds` of the index, computed once per generation."""
     key = (id(store), store.generation)
@@ -210,5 +221,6 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
         # the files table is read only for central_files (off by default): not on every query path
         file_chunks=_file_chunks(store) if options.priors and options.central_prior != 0.0 else {},
+        file_lines=lambda path: _file_lines(store, path),
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (central_files, coherence, definitions, dominant_file, error_literals, feature_catalogs,
-                                  file_stems,
-                                  grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
-                                  issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
-                                  passage_choice,
-                                  passage_order, path_priors, path_words, platform_twins, platform_variants, record_data,
-                                  reexports, release_copies, saturation, symbol_words, title_names)
+from paqad.search.signals import (central_files, coherence, community_files, definitions, docstring_chunks,
+                                  dominant_file, error_literals, feature_catalogs, file_stems, grammar_outputs,
+                                  header_declarations, header_pairs, inline_pairs, interface_pairs, issue_prompts,
+                                  module_qualifiers, name_shape, named_frames, older, parallel_siblings, passage_choice,
+                                  passage_order, path_priors, path_words, platform_twins, platform_variants,
+                                  prompt_waivers, record_data, reexports, release_copies, saturation, symbol_words,
+                                  title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -86,6 +86,9 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("named_platforms", platform_variants.named_platforms, lambda o: o.priors and o.named_platform_prior < 1.0),
     Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
+    Signal("community_files", community_files.apply, lambda o: o.priors and o.community_prior != 1.0),
+    Signal("docstring_chunks", docstring_chunks.apply, lambda o: o.priors and o.docstring_prior != 1.0),
+    Signal("prompt_waivers", prompt_waivers.apply, lambda o: o.priors and (o.title_waivers or o.issue_prose_prior != 1.0)),
     # issue 24, issue texts: a long prompt's named files and frames, its title's names
     Signal("named_frames", named_frames.apply, lambda o: o.named_file_boost != 1.0 or o.frame_function_share > 0),
     Signal("title_names", title_names.apply, lambda o: o.symbols and o.title_share > 0),

@@ -26,7 +26,8 @@ class RankingContext:
     only the candidates' own text is known);
     ``bm25``: the BM25 score of the candidates the lexical pool holds (higher is better, absent: not
     in the pool), which a signal comparing chunks of one file reads (empty when not given);
-    ``file_chunks``: every indexed file's chunk count (empty: unknown).
+    ``file_chunks``: every indexed file's chunk count (empty: unknown); ``file_lines``: an indexed
+    file's lines by their 1-based number, placed from its chunks' line ranges (None: unknown).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -40,6 +41,7 @@ class RankingContext:
     file_text: Callable[[str], str] | None = None
     bm25: Mapping[int, float] = field(default_factory=dict)
     file_chunks: Mapping[str, int] = field(default_factory=dict)  # path -> its chunk count (central_files)
+    file_lines: Callable[[str], Mapping[int, str]] | None = None  # path -> line number -> line (docstring_chunks)
 
     @cached_property
     def definition_shares(self) -> dict[int, float]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paqad.index.languages import SOURCE_LANGUAGES
 from paqad.search.analysis import _is_identifier, analyze
 from paqad.search.signals.path_priors import prior_of
 
@@ -24,10 +25,17 @@ if TYPE_CHECKING:
 TITLE_CHARS = 160
 
 
+def title_line(text: str) -> str:
+    """The prompt's first line when it reads as a title (at most :data:`TITLE_CHARS` characters),
+    else "" (a paragraph, not a title)."""
+    first = text.strip().split("\n", 1)[0].strip()
+    return first if len(first) <= TITLE_CHARS else ""
+
+
 def title_identifiers(text: str) -> tuple[str, ...]:
     """Identifier names of the prompt's first line when it reads as a title, else ()."""
-    first = text.strip().split("\n", 1)[0].strip()
-    if not first or len(first) > TITLE_CHARS:
+    first = title_line(text)
+    if not first:
         return ()
     # identifier-shaped only: a backticked plain word (`default`, `include`) names too much
     return tuple(dict.fromkeys(i.name for i in analyze(first).identifiers
@@ -46,5 +54,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     defining = {m.chunk_id for m in context.definitions if m.identifier.name in names and m.exact}
     out = dict(scores)
     for cid in defining.intersection(scores):  # a test's hook is still a test: x its priors
+        if context.rows[cid].language not in SOURCE_LANGUAGES:
+            continue  # a docs page's heading or example "defining" the name (immer's patches.mdx) is not its code
         out[cid] = scores[cid] + lift * prior_of(context.prior_factors.get(cid, ()))
     return out
