@@ -34,7 +34,9 @@ def reciprocal_rank_fusion(
 def weighted_fusion(pools: Pools, options: RankingOptions) -> dict[int, float]:
     """Fused score per chunk id of the pools in force: dense and BM25 (weights by query kind:
     ``symbol_*_weight`` for a query that is one identifier), the symbol table's definitions
-    (``symbol_weight``) and the chunks of files the query names (``named_file_weight``)."""
+    (``symbol_weight``, x ``long_symbol_share`` in a long prompt: most names of a pasted error or
+    trace are the symptom, not the place asked for) and the chunks of files the query names
+    (``named_file_weight``)."""
     symbol_query = pools.info.kind == SYMBOL and options.kind_weights
     rankings: list[tuple[list[int], float]] = []
     if options.dense:
@@ -42,7 +44,8 @@ def weighted_fusion(pools: Pools, options: RankingOptions) -> dict[int, float]:
     if options.lexical:
         rankings.append((pools.lexical, options.symbol_lexical_weight if symbol_query else options.lexical_weight))
     if options.symbols and pools.definitions:
-        rankings.append((list(dict.fromkeys(m.chunk_id for m in pools.definitions)), options.symbol_weight))
+        weight = options.symbol_weight * (options.long_symbol_share if pools.info.long else 1.0)
+        rankings.append((list(dict.fromkeys(m.chunk_id for m in pools.definitions)), weight))
     if options.named_files and pools.named:
         rankings.append((list(pools.named), options.named_file_weight))
     return reciprocal_rank_fusion([r for r, _ in rankings], k=options.rrf_k, weights=[w for _, w in rankings])

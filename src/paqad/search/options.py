@@ -46,6 +46,9 @@ class RankingOptions:
     # `unqualified_share`; the file named like the symbol x `file_name_boost` more)
     symbols: bool = True
     symbol_weight: float = 1.0
+    # and x this in a long prompt (issue 24, round 6: the exception class named by a pasted error
+    # ranked above the code the question asks about; dev long prompts 0.717 -> 0.740)
+    long_symbol_share: float = 0.7
     definition_boost: float = 5.0
     embedded_share: float = 0.5
     long_prompt_share: float = 0.0  # and x this in a long prompt (many names, most not the answer)
@@ -92,8 +95,10 @@ class RankingOptions:
     # issue 24, round 5 (file level of prose questions; bench/README.md "Ranking, round 5")
     central_prior: float = 0.0  # architecture questions: (file chunks / median) ** this; measured, left off
     file_stem_boost: float = 0.0  # questions saying every part of a file's name; measured, left off
-    # per-file coherence and saturation
+    # per-file coherence and saturation; file_support: a prose question's files by their best chunk
+    # + this x their second-best (issue 24, round 6, signals/file_support.py)
     coherence: float = 0.0
+    file_support: float = 0.1
     saturation: float = 0.5
     # the first release's signal set (paqad.search.signals.older), kept measurable
     signals: frozenset[str] = DEFAULT_SIGNALS
@@ -118,6 +123,7 @@ class RankingOptions:
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
     version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
+    dotted_versions: bool = True  # and v1.7/ beside v1.8/ (issue 24, round 6: jq's docs/content/manual/v1.x/)
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
@@ -163,9 +169,15 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["no-round-5"] = replace(default, interface_prior=1.0, module_barrels=False, named_platform_prior=1.0)
     configs["with-file-stems"] = replace(default, file_stem_boost=1.0)  # measured, left off
     configs["with-central-files"] = replace(default, central_prior=0.2)  # measured, left off
+    # round 6: file level of prose questions (bench/README.md "Round 6: file level of prose questions")
+    configs["no-file-support"] = replace(default, file_support=0.0)
+    configs["no-long-symbol-share"] = replace(default, long_symbol_share=1.0)
+    configs["no-dotted-versions"] = replace(default, dotted_versions=False)
+    configs["no-round-6-prose"] = replace(default, file_support=0.0, long_symbol_share=1.0, dotted_versions=False)
     # the default as round 4 left it (main 1163546): this round's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
-                                         named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0)
+                                         named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
+                                         file_support=0.0, long_symbol_share=1.0, dotted_versions=False)
     return configs
 
 
