@@ -29,8 +29,8 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                "root_package", "platform_variants", "named_platforms", "version_copies", "issue_prompts", "named_frames",
                "title_names", "header_pairs", "interface_pairs", "error_literals")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
-                                          "central_files", "older", "platform_twins", "coherence", "saturation",
-                                          "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
+                                          "central_files", "older", "platform_twins", "coherence", "file_support",
+                                          "saturation", "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
                                           "dominant_file", "passage_order", "passage_choice"]
     off_by_default = ("root_package", "platform_variants", "named_frames", "title_names", "header_pairs", "error_literals")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
@@ -38,6 +38,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                                           *(name for name in round_4[3:] if name not in off_by_default),
                                           "passage_order", "passage_choice")
     assert in_force(ablations()["with-file-stems"])[4] == "file_stems"
+    assert in_force(ablations()["with-file-support"])[6:8] == ("file_support", "saturation")
     assert in_force(ablations()["with-central-files"])[4] == "central_files"
     assert not {"named_platforms", "interface_pairs"} & set(in_force(ablations()["no-round-5"]))
     assert not {"module_qualifiers", "platform_twins"} & set(in_force(ablations()["no-symbols-def1"]))
