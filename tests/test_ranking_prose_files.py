@@ -3,8 +3,8 @@ real model, one rule each, every test also ranking with the rule off:
 
 - ``file_support`` (measured, off by default): a file answering the question in two chunks ranks
   above a file with one;
-- ``long_symbol_share``: in a long prompt (a pasted error) the symbol-table pool of the names it
-  quotes weighs less, so the exception class named by the error is not the first answer to "where";
+- ``long_symbol_share``: in a long prompt (a pasted error) the symbol table's entries for error
+  types weigh less, so the exception class the error quotes is not the first answer to "where";
 - ``dotted_versions``: a docs copy under ``v1.7/`` ranks below the same page under ``v1.8/``.
 """
 
@@ -20,7 +20,7 @@ from paqad import store as store_mod
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.search import RankingOptions, gather, load_embedder, search
-from paqad.search.fusion import weighted_fusion
+from paqad.search.fusion import is_error_type, weighted_fusion
 
 WEBSOCKET = """'use strict';
 
@@ -229,20 +229,26 @@ def _fused(root: Path, query: str, options: RankingOptions) -> list[tuple[str, i
 
 
 def test_the_exception_a_pasted_error_names_weighs_less_in_a_long_prompt(pasted):
-    # long_symbol_share (on, 0.7): the symbol table's pool (here the exception class the error
-    # quotes, the pool's only entry) x 0.7 in a long prompt: 1/61 -> 0.7/61 of fused score
+    # long_symbol_share (on, 0.3): in a long prompt the symbol table's entry for an error type (here
+    # the exception class the error quotes, the pool's only entry) x 0.3: 1/61 -> 0.3/61
     full = _fused(pasted, PASTED_ERROR, replace(RankingOptions(), long_symbol_share=1.0))
     default = _fused(pasted, PASTED_ERROR, RankingOptions())
     assert full[0][:2] == default[0][:2] == ("src/UnableToProvideChecksum.php", 1)
-    assert full[0][2] - default[0][2] == pytest.approx(0.3 / 61)
+    assert full[0][2] - default[0][2] == pytest.approx(0.7 / 61)
     # the pool is what puts it first: without it the code that falls back to hashing leads. In an
     # index of 4 chunks every pool's ranks are 1-4, so one pool's first place (1/61) outweighs
-    # the others' gaps (1/61 - 1/64) and 0.7 does not reorder; on pools of 100 it does (dev)
+    # the others' gaps (1/61 - 1/64) and 0.3 does not reorder; on pools of 100 it does (dev)
     none = _fused(pasted, PASTED_ERROR, replace(RankingOptions(), long_symbol_share=0.0))
     assert [c[:2] for c in none[:2]] == [("src/Filesystem.php", 20), ("src/UnableToProvideChecksum.php", 1)]
     # a short question naming the class keeps the pool at full weight
     short = "where is UnableToProvideChecksum thrown?"
     assert _fused(pasted, short, RankingOptions()) == _fused(pasted, short, replace(RankingOptions(), long_symbol_share=1.0))
+
+
+def test_error_type_names():
+    assert [is_error_type(n) for n in ("StreamConstraintsException", "yaml::ParserError", "League\\UnableToReadFile",
+                                       "exc.ConversionFailure", "ErrorStore", "Unable", "Filesystem", "errors")] == [
+        True, True, True, True, False, False, False, False]
 
 
 def test_an_older_dotted_version_of_a_docs_page_ranks_below_the_newer(versions):
