@@ -5,7 +5,8 @@ real model, one rule each, every test also ranking with the rule off:
   above a file with one;
 - ``long_symbol_share``: in a long prompt (a pasted error) the symbol table's entries for error
   types weigh less, so the exception class the error quotes is not the first answer to "where";
-- ``dotted_versions``: a docs copy under ``v1.7/`` ranks below the same page under ``v1.8/``.
+- ``dotted_versions``: a docs copy under ``v1.7/`` ranks below the same page under ``v1.8/``;
+- ``docs_data``: a docs site's page kept as YAML is prose as well as data for the priors.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from paqad import store as store_mod
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.search import RankingOptions, gather, load_embedder, search
+from paqad.search.ranking import rank_with_evidence
 from paqad.search.fusion import is_error_type, weighted_fusion
 
 WEBSOCKET = """'use strict';
@@ -178,6 +180,35 @@ VERSIONS = {"docs/manual/v1.7/manual.yml": manual(" Each --arg value is a string
             "docs/manual/v1.8/manual.yml": manual(""), "src/main.c": MAIN_C}
 
 
+MANUAL = """sections:
+  - title: Invoking jq
+    body: |
+      Pass a value on the command line with --arg name value: it becomes the variable $name
+      inside the filter. Each --arg value is a string; --argjson passes JSON text instead.
+"""
+ARGS_C = """#include "jv.h"
+
+static jv named;
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--arg") && i + 2 < argc) {
+            named = jv_object_set(named, jv_string(argv[i + 1]), jv_string(argv[i + 2]));
+            i += 2;
+        }
+    }
+    return run(named);
+}
+"""
+DOCS_DATA = {"docs/content/manual.yml": MANUAL, "src/main.c": ARGS_C,
+             ".github/workflows/ci.yml": "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make check\n"}
+
+
+@pytest.fixture(scope="module")
+def docs_data(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("prose-files") / "docs-data", DOCS_DATA, paqad_home)
+
+
 @pytest.fixture(scope="module")
 def support(tmp_path_factory, paqad_home) -> Path:
     return build_index(tmp_path_factory.mktemp("prose-files") / "support", SUPPORT, paqad_home)
@@ -260,3 +291,26 @@ def test_an_older_dotted_version_of_a_docs_page_ranks_below_the_newer(versions):
     # a question naming v1.7 asks for that copy
     assert _files(versions, "in v1.7, how does --arg become a $variable inside the filter?")[:2] == [
         "src/main.c", "docs/manual/v1.7/manual.yml"]
+
+
+def _priors(root: Path, query: str, options: RankingOptions) -> list[tuple[str, float]]:
+    """(path, prior product) of each result, best first (the evidence ``rank_with_evidence`` gives)."""
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    embedder, why = load_embedder(paths, settings)
+    assert why is None
+    with store_mod.open_store(paths, readonly=True) as store:
+        results, evidence = rank_with_evidence(store, gather(store, embedder, query), top_n=10, options=options)
+    return [(r.path, e.prior) for r, e in zip(results, evidence)]
+
+
+def test_a_docs_page_kept_as_yaml_is_prose_too(docs_data):
+    # docs_data (on): docs/content/manual.yml x data_prior 0.5 x prose_prior 0.5; the CI workflow
+    # (data, not under a docs folder) x 0.5 only; the C file none
+    query = "how does a value passed with --arg on the command line become a $variable inside the filter?"
+    assert _priors(docs_data, query, RankingOptions()) == [
+        ("src/main.c", 1.0), ("docs/content/manual.yml", 0.25), (".github/workflows/ci.yml", 0.5)]
+    assert _priors(docs_data, query, replace(RankingOptions(), docs_data=False)) == [
+        ("src/main.c", 1.0), ("docs/content/manual.yml", 0.5), (".github/workflows/ci.yml", 0.5)]
+    # a question about the docs waives the prose prior, the data prior stays
+    assert dict(_priors(docs_data, "where do the docs explain --arg?", RankingOptions()))["docs/content/manual.yml"] == 0.5

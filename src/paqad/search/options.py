@@ -87,6 +87,7 @@ class RankingOptions:
     changelog_prior: float = 0.5
     prose_prior: float = 0.5
     data_prior: float = 0.5
+    docs_data: bool = True  # a data file under docs/ (a docs site's YAML pages) x prose_prior too (issue 24, round 6)
     module_barrels: bool = True  # a question about a module/package: its barrel (mod.rs, __init__.py) unpenalised
     templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
     # prose queries: words naming the file or its folder
@@ -176,11 +177,12 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["with-file-support"] = replace(default, file_support=0.1)  # measured, left off
     configs["no-long-symbol-share"] = replace(default, long_symbol_share=1.0)
     configs["no-dotted-versions"] = replace(default, dotted_versions=False)
-    configs["no-round-6-prose"] = replace(default, long_symbol_share=1.0, dotted_versions=False)
+    configs["no-docs-data"] = replace(default, docs_data=False)
+    configs["no-round-6-prose"] = replace(default, long_symbol_share=1.0, dotted_versions=False, docs_data=False)
     # the default as round 4 left it (main 1163546): this round's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         long_symbol_share=1.0, dotted_versions=False)
+                                         long_symbol_share=1.0, dotted_versions=False, docs_data=False)
     return configs
 
 
