@@ -48,7 +48,7 @@ class RankingOptions:
     symbol_weight: float = 1.0
     # and x this for an error type's definition in a long prompt (issue 24, round 6: the exception
     # class a pasted error quotes ranked above the code the question asks about; paqad.search.fusion;
-    # dev 0.0 / 0.3 / 0.5 / 0.7 / 1.0: 0.845 / 0.845 / 0.844 / 0.844 / 0.843 nDCG@10, 0.0 lost Java and Ruby)
+    # dev before docs_data, 0.0 / 0.3 / 0.5 / 0.7 / 1.0: 0.845 / 0.845 / 0.844 / 0.844 / 0.843, 0.0 lost Java, Ruby)
     long_symbol_share: float = 0.3
     definition_boost: float = 5.0
     embedded_share: float = 0.5
@@ -99,8 +99,8 @@ class RankingOptions:
     file_stem_boost: float = 0.0  # questions saying every part of a file's name; measured, left off
     # per-file coherence and saturation; file_support: a prose question's files by their best chunk
     # + this x their second-best (issue 24, round 6, signals/file_support.py); measured, left off: 0.1
-    # gained dev (where 0.754 -> 0.763 with the other round-6 rules on, no dev kind or language lost)
-    # but lost test symbol, def@1, C and C++ (bench/README.md "Round 6: file level of prose questions")
+    # gained curated dev (where 0.768 -> 0.779, no kind or language lost) but lost git-mined dev C++ and
+    # Python and test symbol, def@1, C, C++ (bench/README.md "Round 6: file level of prose questions")
     coherence: float = 0.0
     file_support: float = 0.0
     saturation: float = 0.5

@@ -12,8 +12,9 @@ saturation. Only the second chunk counts: the first release's coherence (the sum
 sibling) lifted large central files that mention everything and was measured off; dev also
 lost with a share of the mean of the 2nd and 3rd (Rust). Symbol queries (one identifier) are
 left alone: their answer is one definition. ``0.0`` = off, the default: measured at 0.1, it
-gained dev (where, architecture, 7 languages, none lost) but lost test symbol questions, def@1, C
-and C++ (bench/README.md "Round 6: file level of prose questions"), so it is left off.
+gained curated dev (where, architecture, 7 languages, none lost) but lost git-mined dev C++ and
+Python and test symbol questions, def@1, C and C++ (bench/README.md "Round 6: file level of prose
+questions"), so it is left off.
 """
 
 from __future__ import annotations
