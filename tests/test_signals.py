@@ -31,8 +31,9 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                "header_pairs", "interface_pairs", "error_literals")
     round_6 = ("release_copies", "grammar_outputs", "inline_pairs", "parallel_siblings", "feature_catalogs")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
-                                          "central_files", "older", "platform_twins", "coherence", "saturation",
-                                          "record_data", *round_4[:3], "module_qualifiers", *round_4[3:], *round_6,
+                                          "central_files", "older", "platform_twins", "coherence", "file_support",
+                                          "saturation", "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
+                                          *round_6,
                                           "dominant_file", "passage_order", "passage_choice"]
     off_by_default = ("kind_words", "free_functions", "root_package", "platform_variants", "community_files",
                       "docstring_chunks", "named_frames", "title_names", "header_pairs", "error_literals",
@@ -42,6 +43,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                                           *(name for name in round_4[3:] + round_6 if name not in off_by_default),
                                           "passage_order", "passage_choice")
     assert in_force(ablations()["with-file-stems"])[4] == "file_stems"
+    assert in_force(ablations()["with-file-support"])[6:8] == ("file_support", "saturation")
     assert in_force(ablations()["with-central-files"])[4] == "central_files"
     assert not {"named_platforms", "interface_pairs"} & set(in_force(ablations()["no-round-5"]))
     assert not {"module_qualifiers", "platform_twins"} & set(in_force(ablations()["no-symbols-def1"]))

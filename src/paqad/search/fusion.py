@@ -3,6 +3,7 @@ and :func:`weighted_fusion`, the ranking's first step over one query's pools."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from paqad.config import RRF_K
@@ -11,6 +12,10 @@ from paqad.search.analysis import SYMBOL
 if TYPE_CHECKING:
     from paqad.search.options import RankingOptions
     from paqad.search.ranking import Pools
+    from paqad.search.symbols import DefinitionMatch
+
+# the name of an error type: FooException, FooError, UnableToReadFile (issue 24, round 6)
+_ERROR_TYPE = re.compile(r"(Exception|Error|Failure|Fault)$|^(UnableTo|FailedTo|CannotBe)[A-Z]")
 
 
 def reciprocal_rank_fusion(
@@ -31,18 +36,44 @@ def reciprocal_rank_fusion(
     return scores
 
 
+def is_error_type(name: str) -> bool:
+    """True for the name of an error type (the last component of a qualified name):
+    ``StreamConstraintsException``, ``yaml::ParserError``, ``UnableToProvideChecksum``."""
+    return bool(_ERROR_TYPE.search(re.split(r"::|\\|\.", name)[-1]))
+
+
+def _definition_weights(pools: Pools, options: RankingOptions) -> list[float]:
+    """The symbol-table pool's weight for each of its entries: ``symbol_weight``, x
+    ``long_symbol_share`` for an error type's definition in a long prompt (a pasted error quotes
+    the exception's name: it is the symptom, not the place the question asks for)."""
+    def weight(match: DefinitionMatch) -> float:
+        error = pools.info.long and is_error_type(match.symbol or match.identifier.name)
+        return options.symbol_weight * (options.long_symbol_share if error else 1.0)
+
+    first: dict[int, DefinitionMatch] = {}  # a chunk matched twice counts at its first place
+    for match in pools.definitions:
+        first.setdefault(match.chunk_id, match)
+    return [weight(m) for m in first.values()]
+
+
 def weighted_fusion(pools: Pools, options: RankingOptions) -> dict[int, float]:
     """Fused score per chunk id of the pools in force: dense and BM25 (weights by query kind:
     ``symbol_*_weight`` for a query that is one identifier), the symbol table's definitions
-    (``symbol_weight``) and the chunks of files the query names (``named_file_weight``)."""
+    (``symbol_weight``; :func:`_definition_weights`) and the chunks of files the query names
+    (``named_file_weight``)."""
     symbol_query = pools.info.kind == SYMBOL and options.kind_weights
     rankings: list[tuple[list[int], float]] = []
     if options.dense:
         rankings.append((pools.dense, options.symbol_dense_weight if symbol_query else options.dense_weight))
     if options.lexical:
         rankings.append((pools.lexical, options.symbol_lexical_weight if symbol_query else options.lexical_weight))
+    scores = reciprocal_rank_fusion([r for r, _ in rankings], k=options.rrf_k, weights=[w for _, w in rankings])
     if options.symbols and pools.definitions:
-        rankings.append((list(dict.fromkeys(m.chunk_id for m in pools.definitions)), options.symbol_weight))
-    if options.named_files and pools.named:
-        rankings.append((list(pools.named), options.named_file_weight))
-    return reciprocal_rank_fusion([r for r, _ in rankings], k=options.rrf_k, weights=[w for _, w in rankings])
+        order = list(dict.fromkeys(m.chunk_id for m in pools.definitions))
+        for rank, (cid, weight) in enumerate(zip(order, _definition_weights(pools, options)), start=1):
+            if weight > 0:
+                scores[cid] = scores.get(cid, 0.0) + weight / (options.rrf_k + rank)
+    if options.named_files and pools.named and options.named_file_weight > 0:
+        for rank, cid in enumerate(pools.named, start=1):
+            scores[cid] = scores.get(cid, 0.0) + options.named_file_weight / (options.rrf_k + rank)
+    return scores

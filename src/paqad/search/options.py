@@ -48,6 +48,10 @@ class RankingOptions:
     # `unqualified_share`; the file named like the symbol x `file_name_boost` more)
     symbols: bool = True
     symbol_weight: float = 1.0
+    # and x this for an error type's definition in a long prompt (issue 24, round 6: the exception
+    # class a pasted error quotes ranked above the code the question asks about; paqad.search.fusion;
+    # dev before docs_data, 0.0 / 0.3 / 0.5 / 0.7 / 1.0: 0.845 / 0.845 / 0.844 / 0.844 / 0.843, 0.0 lost Java, Ruby)
+    long_symbol_share: float = 0.3
     definition_boost: float = 5.0
     embedded_share: float = 0.5
     long_prompt_share: float = 0.0  # and x this in a long prompt (many names, most not the answer)
@@ -109,6 +113,7 @@ class RankingOptions:
     changelog_prior: float = 0.5
     prose_prior: float = 0.5
     data_prior: float = 0.5
+    docs_data: bool = True  # a data file under docs/ (a docs site's YAML pages) x prose_prior too (issue 24, round 6)
     module_barrels: bool = True  # a question about a module/package: its barrel (mod.rs, __init__.py) unpenalised
     templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
     # prose queries: words naming the file or its folder
@@ -118,8 +123,12 @@ class RankingOptions:
     # issue 24, round 5 (file level of prose questions; bench/README.md "Ranking, round 5")
     central_prior: float = 0.0  # architecture questions: (file chunks / median) ** this; measured, left off
     file_stem_boost: float = 0.0  # questions saying every part of a file's name; measured, left off
-    # per-file coherence and saturation
+    # per-file coherence and saturation; file_support: a prose question's files by their best chunk
+    # + this x their second-best (issue 24, round 6, signals/file_support.py); measured, left off: 0.1
+    # gained curated dev (where 0.768 -> 0.779, no kind or language lost) but lost git-mined dev C++ and
+    # Python and test symbol, def@1, C, C++ (bench/README.md "Round 6: file level of prose questions")
     coherence: float = 0.0
+    file_support: float = 0.0
     saturation: float = 0.5
     # the first release's signal set (paqad.search.signals.older), kept measurable
     signals: frozenset[str] = DEFAULT_SIGNALS
@@ -152,6 +161,7 @@ class RankingOptions:
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
     version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
+    dotted_versions: bool = True  # and v1.7/ beside v1.8/ (issue 24, round 6: jq's docs/content/manual/v1.x/)
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
@@ -226,7 +236,20 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
                "release_copies": False, "inline_pair_prior": 1.0, "inline_pair_lift": 0.0,
                "feature_catalog_prior": 1.0, "split_bodies": False, "canonical_path_qualifiers": False,
                "canonical_prefix_modules": False, "text_types": False, "constant_shapes": False,
-               "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0}
+               "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0,
+               "long_symbol_share": 1.0, "dotted_versions": False, "docs_data": False}
+
+
+def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Round 6's file level of prose questions (bench/README.md "Round 6: file level of prose
+    questions"): each off, all off (``no-round-6-prose``), and the one left off."""
+    return {
+        "with-file-support": replace(default, file_support=0.1),  # measured, left off
+        "no-long-symbol-share": replace(default, long_symbol_share=1.0),
+        "no-dotted-versions": replace(default, dotted_versions=False),
+        "no-docs-data": replace(default, docs_data=False),
+        "no-round-6-prose": replace(default, long_symbol_share=1.0, dotted_versions=False, docs_data=False),
+    }
 
 
 def _round_6_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -327,6 +350,7 @@ def ablations() -> dict[str, RankingOptions]:
         "no-record-data": replace(default, record_data=False),
     }
     configs.update(_round_4_and_later(default))
+    configs.update(_round_6_prose(default))
     configs.update(_round_6_symbols(default))
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))

@@ -40,6 +40,8 @@ _TEMPLATE = re.compile(r"(^|/)\.github/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DIS
                        r"|(^|/)(ISSUE|PULL_REQUEST)_TEMPLATE(\.\w+)?$|(^|/)docs?/(source/)?conf\.py$", re.IGNORECASE)
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
 DATA_LANGUAGES = frozenset({"yaml", "json", "toml"})
+# a documentation site's folder: its YAML/JSON pages are prose stored as data (issue 24, round 6)
+_DOCS_FOLDER = re.compile(r"(^|/)(docs?|documentation|website|site|book|manual)/", re.IGNORECASE)
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec|specs)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|/)conftest\.py$")
 
@@ -83,6 +85,12 @@ def path_kinds(path: str, language: str, text: str) -> frozenset[str]:
         if lines and sum(1 for line in lines if _REEXPORT_LINE.match(line)) >= 0.8 * len(lines):
             kinds = kinds | {"barrel"}
     return kinds
+
+
+def is_docs_data(path: str, language: str) -> bool:
+    """True for a data file (YAML/JSON/TOML) under a documentation folder: the pages of a docs
+    site kept as data (jq's ``docs/content/manual/v1.7/manual.yml``), prose for the priors."""
+    return language in DATA_LANGUAGES and bool(_DOCS_FOLDER.search(path))
 
 
 # Share of a project's source files under a kind that makes the kind its main code. Tests often

@@ -11,7 +11,8 @@ to score (not changed in place) and ``context`` is the query's read-only
    data files multiplied down unless the query asks for them;
 3. ``path_words`` / 4. ``symbol_words``: prose words naming the file, its folder or its symbol;
 5. ``older``: the first release's factors (by default only ``code``: code over prose);
-6. ``coherence``: a file's best chunk gains from its siblings (off by default);
+6. ``coherence``: a file's best chunk gains from its siblings (off by default); ``file_support``:
+   every chunk of a file gains a share of the file's second-best chunk (prose questions);
 7. ``saturation``: a file's later chunks discounted so one file does not fill the list;
 8. ``record_data``: chunks of source code that are only literal records (a generated table) x the
    data prior, like YAML/JSON files (issue 19);
@@ -33,12 +34,12 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (central_files, coherence, community_files, definitions, docstring_chunks,
-                                  dominant_file, error_literals, feature_catalogs, file_stems, grammar_outputs,
-                                  header_declarations, header_pairs, inline_pairs, interface_pairs, issue_prompts,
-                                  module_qualifiers, name_shape, named_frames, older, parallel_siblings, passage_choice,
-                                  passage_order, path_priors, path_words, platform_twins, platform_variants,
-                                  prompt_waivers, record_data, reexports, release_copies, saturation, symbol_words,
-                                  title_names)
+                                  dominant_file, error_literals, feature_catalogs, file_stems, file_support,
+                                  grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
+                                  issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
+                                  passage_choice, passage_order, path_priors, path_words, platform_twins,
+                                  platform_variants, prompt_waivers, record_data, reexports, release_copies, saturation,
+                                  symbol_words, title_names)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -70,6 +71,8 @@ PIPELINE: tuple[Signal, ...] = (
     # before saturation: a core twin in the same file as its variant must not be discounted as its second chunk
     Signal("platform_twins", platform_twins.apply, lambda o: o.symbols and o.platform_twin_share < 1.0),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
+    # issue 24, round 6: a file's second-best chunk supports it (before saturation discounts it)
+    Signal("file_support", file_support.apply, lambda o: o.file_support > 0.0),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
     Signal("record_data", record_data.apply, lambda o: o.record_data and o.priors),
     # issue 24, round 4 (after saturation and record_data, before passage_choice, which must stay last)

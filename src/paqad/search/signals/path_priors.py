@@ -2,6 +2,7 @@
 copies, compatibility shims, barrels, stubs, changelogs, prose, data; DESIGN §8.4).
 
 Each kind's factor is a :class:`~paqad.search.options.RankingOptions` field (``tests_prior``, ...);
+a data file under a docs folder is prose too (``docs_data``: a docs site's pages kept as YAML);
 a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration; barrels when
 it asks about a module or package: ``module_barrels``), when it
 holds most of the project's code, and for every file the query names.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paqad.search.priors import path_kinds
+from paqad.search.priors import is_docs_data, path_kinds
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -51,6 +52,8 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
         if row.path in context.named_paths:
             continue  # the query named this file: no prior overrides that
         kinds = path_kinds(row.path, row.language, row.text)
+        if context.options.docs_data and "prose" not in kinds and is_docs_data(row.path, row.language):
+            kinds = kinds | {"prose"}  # a docs site's page kept as YAML/JSON: prose and data
         if kinds:
             out[cid] = tuple(factors[kind] for kind in kinds)
     return out

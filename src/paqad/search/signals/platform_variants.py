@@ -10,7 +10,9 @@
   project whose only implementation of an interface is ``env_posix.cc`` keeps it;
 - ``version_copies``: a folder ``vN/`` when a candidate of the same parent folder lives in a
   newer ``vM/`` (M > N: zod's ``v3/`` beside ``v4/``) x ``version_prior`` unless the query says
-  ``vN``. ``legacy/``, ``compat/``, ``deprecated/`` folders are the ``compat`` path prior.
+  ``vN``; with ``dotted_versions`` (issue 24, round 6) a dotted ``v1.7/`` beside ``v1.8/`` too
+  (jq's ``docs/content/manual/v1.3/`` ... ``v1.8/``, six copies of the manual above the C code).
+  ``legacy/``, ``compat/``, ``deprecated/`` folders are the ``compat`` path prior.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ _TOKEN = "|".join(sorted((re.escape(a) for a in _ALIASES), key=len, reverse=True
 _FOLDER = re.compile(rf"(^|/)({_TOKEN}|platforms?|ports?)/", re.IGNORECASE)
 _STEM = re.compile(rf"(^|[_.-])({_TOKEN}|evport|devpoll|select|poll)$", re.IGNORECASE)
 _VERSION = re.compile(r"(^|/)v(\d+)/")
+_DOTTED_VERSION = re.compile(r"(^|/)v(\d+(?:\.\d+)*)/")
+_ASKED = {False: re.compile(r"\bv(\d+)\b", re.IGNORECASE), True: re.compile(r"\bv(\d+(?:\.\d+)*)\b", re.IGNORECASE)}
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """``"1.7"`` -> ``(1, 7)``; tuples compare as versions (``(1, 10) > (1, 9) > (1,)``)."""
+    return tuple(int(part) for part in text.split("."))
 
 
 @lru_cache(maxsize=16384)
@@ -97,19 +106,22 @@ def named_platforms(scores: dict[int, float], context: RankingContext) -> dict[i
 
 def version_copies(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with ``version_prior`` on a ``vN/`` folder's chunks when a candidate lives in a newer
-    ``vM/`` of the same parent folder (and the query does not name ``vN``)."""
-    newest: dict[str, int] = {}
-    found: dict[int, tuple[str, int]] = {}
+    ``vM/`` of the same parent folder (and the query does not name ``vN``); dotted versions
+    (``v1.7/``) with ``dotted_versions``."""
+    dotted = context.options.dotted_versions
+    pattern = _DOTTED_VERSION if dotted else _VERSION
+    newest: dict[str, tuple[int, ...]] = {}
+    found: dict[int, tuple[str, tuple[int, ...]]] = {}
     for cid in scores:
-        matches = list(_VERSION.finditer(context.rows[cid].path))
+        matches = list(pattern.finditer(context.rows[cid].path))
         if matches:
             last = matches[-1]  # the innermost version folder
-            parent, version = context.rows[cid].path[:last.start(2)], int(last.group(2))
+            parent, version = context.rows[cid].path[:last.start(2)], _version(last.group(2))
             found[cid] = (parent, version)
-            newest[parent] = max(newest.get(parent, 0), version)
+            newest[parent] = max(newest.get(parent, ()), version)
     if all(version == newest[parent] for parent, version in found.values()):
         return scores  # no older copy beside a newer one among the candidates
-    asked = {int(v) for v in re.findall(r"\bv(\d+)\b", context.info.text, re.IGNORECASE)}
+    asked = {_version(v) for v in _ASKED[dotted].findall(context.info.text)}
     out = dict(scores)
     for cid, (parent, version) in found.items():
         if version < newest[parent] and version not in asked and context.rows[cid].path not in context.named_paths:
