@@ -297,11 +297,16 @@ GOALS = {"ece": 0.05, "off_nothing": 0.95, "off_confident": 0.02, "cross_confide
          "answerable_confident": 0.60}  # issue 19's goals on the test half (precision: as high as honestly possible)
 
 
-def verdict(figures: dict[tuple[str, str], dict]) -> str:
+def verdict(figures: dict[tuple[str, str], dict], builtin: dict[str, dict] | None = None) -> str:
     """Whether a refit may be written (bench/README.md, "Confidence at chunk level"): it beats the
     before fit on dev (chunk-level precision higher, answerable-confident share not lower by more
-    than :data:`PARTIAL_SLACK`) and fails no goal of :data:`GOALS` on test."""
+    than :data:`PARTIAL_SLACK`), fails no goal of :data:`GOALS` on test, and, when ``builtin``
+    holds the built-in eval replay of both fits (``{"before": ..., "after": ...}``,
+    :func:`builtin_figures`), loses no hit there (the small-project check; README "Round 6")."""
     after_dev, after_test = figures["dev", "after"], figures["test", "after"]
+    if builtin and "before" in builtin and builtin["after"]["hits"] < builtin["before"]["hits"]:
+        return (f"keep the before fit: built-in eval hit@5 {builtin['after']['hits']} < "
+                f"{builtin['before']['hits']} (the before fit's)")
     failed = [k for k, v in GOALS.items()
               if (after_test[k] < v if k in ("off_nothing", "answerable_confident") else after_test[k] > v)]
     before_dev = figures.get(("dev", "before"))
@@ -585,13 +590,13 @@ def main() -> int:
                     print(f"#### {name} {split} {when}: {s['rows']} results, {s['right']} right, prompts {s['prompts']}\n\n"
                           f"{s['table']}\n", flush=True)
         print("\n".join(lines[-4:]), flush=True)
-        verdicts.append(f"{name}: {verdict(figures)}")
+        replayed = {when: builtin_figures(records, fit_) for when, fit_ in (("before", old), ("after", calibration))
+                    if records is not None and fit_ is not None}
+        for when, b in replayed.items():
+            builtin.append(builtin_line(name, when, b))
+        print("\n".join(builtin[-len(replayed):] if replayed else []), flush=True)
+        verdicts.append(f"{name}: {verdict(figures, replayed)}")
         print(verdicts[-1], flush=True)
-        if records is not None:
-            for when, fit_ in (("before", old), ("after", calibration)):
-                if fit_ is not None:
-                    builtin.append(builtin_line(name, when, builtin_figures(records, fit_)))
-            print("\n".join(builtin[-2:]), flush=True)
         if args.write and verdicts[-1].split(": ", 1)[1].startswith("keep") and not args.force:
             print(f"not written: {verdicts[-1]} (--force writes it anyway)", file=sys.stderr)
         elif args.write and (name != KEYWORD_ONLY or args.write_keyword_only):

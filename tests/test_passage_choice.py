@@ -140,6 +140,44 @@ def test_each_result_carries_its_passage_evidence(pool_project):
     assert (vector["inv_chunk_in_file"], vector["first_in_file_x_rank"], vector["coverage_gap"]) == (1.0, 1.0, 0.75)
 
 
+def test_passage_evidence_is_computed_only_for_a_fit_that_uses_it(pool_project):
+    """search/assembly.py computes the passage-level evidence only when the loaded fit reads it
+    (or no fit is given, as bench/calibration.py collects): a fit without those features gets the
+    Evidence defaults, the same ranking and the same confidences."""
+    from dataclasses import replace
+
+    from paqad import store as store_mod
+    from paqad.search import RankingOptions, gather
+    from paqad.search.confidence import PASSAGE_FEATURES, load_calibration
+    from paqad.search.ranking import rank_with_evidence
+
+    paths = ProjectPaths(pool_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+    shipped = load_calibration("model-agnostic")
+    keep = [i for i, f in enumerate(shipped.features) if f not in PASSAGE_FEATURES]
+    base = replace(shipped, features=tuple(shipped.features[i] for i in keep),
+                   weights=tuple(shipped.weights[i] for i in keep), means=tuple(shipped.means[i] for i in keep),
+                   scales=tuple(shipped.scales[i] for i in keep))
+    uses = replace(base, features=base.features + ("term_coverage",), weights=base.weights + (1.0,),
+                   means=base.means + (0.0,), scales=base.scales + (1.0,))
+    assert (base.uses_passage, uses.uses_passage) == (False, True)
+    query = "how does the pool limit how many tasks run concurrently and queue the rest"
+    with store_mod.open_store(paths, readonly=True) as store:
+        pools = gather(store, embedder, query)
+        runs = {name: rank_with_evidence(store, pools, top_n=10, options=RankingOptions(), calibration=fit)
+                for name, fit in (("none", None), ("base", base), ("uses", uses))}
+    passage = lambda ev: (ev.chunk_in_file, round(ev.file_share, 3), ev.thin, round(ev.term_coverage, 3),  # noqa: E731
+                          round(ev.file_coverage, 3), ev.symbol_words)
+    assert [passage(ev) for ev in runs["base"][1]] == [(1, 1.0, False, 0.0, 0.0, 0.0)] * 6
+    assert [passage(ev) for ev in runs["uses"][1]] == [passage(ev) for ev in runs["none"][1]]
+    assert passage(runs["uses"][1][2]) == (2, 0.488, True, 0.625, 0.875, 0.125)  # src/Pool.java:16-27, "Pool"
+    where = lambda run: [(r.path, r.start_line) for r in run[0]]  # noqa: E731
+    assert where(runs["base"]) == where(runs["uses"]) == where(runs["none"])
+    assert [r.confidence for r in runs["base"][0]] == [base.probability(ev) for ev in runs["none"][1]]
+    assert [r.confidence for r in runs["uses"][0]] == [uses.probability(ev) for ev in runs["none"][1]]
+
+
 def test_a_small_index_is_rated_with_the_fits_assumed_query_evidence(pool_project):
     """Under 500 chunks the query-level evidence is unknown; a fit that carries ``unknown_query``
     rates the result exactly as if its query had that evidence."""

@@ -64,10 +64,43 @@ class _Coverage:
         return self._file[path]
 
 
+class _Passages:
+    """The passage-level evidence of the results of one query (:class:`Evidence`'s ``chunk_in_file``,
+    ``file_share``, ``thin``, ``term_coverage``, ``file_coverage``, ``symbol_words``), computed only
+    when ``wanted``: the loaded fit uses a passage-level feature, or no fit is given (the calibration
+    bench collects every input). Otherwise :meth:`of` returns no values and the Evidence keeps its
+    defaults, which a fit without those features never reads."""
+
+    def __init__(self, wanted: bool, order: list[int], final: dict[int, float], context: RankingContext):
+        self.wanted = wanted
+        self.final, self.context = final, context
+        self.file_best: dict[str, float] = {}  # best final score of each file's candidates (order is best first)
+        self.in_file: dict[str, int] = {}
+        if wanted:
+            for cid in order:
+                self.file_best.setdefault(context.rows[cid].path, final[cid])
+            self.coverage = _Coverage(query_terms(context.info.lexical_text), context, final)
+
+    def of(self, cid: int) -> dict:
+        """The passage-level Evidence fields of chunk ``cid`` (call once per delivered result, best
+        first: ``chunk_in_file`` counts the calls per file); ``{}`` when not wanted."""
+        if not self.wanted:
+            return {}
+        row = self.context.rows[cid]
+        self.in_file[row.path] = self.in_file.get(row.path, 0) + 1
+        best = self.file_best[row.path]
+        return {"chunk_in_file": self.in_file[row.path],
+                "file_share": self.final[cid] / best if best > 0 else 1.0, "thin": is_thin(row),
+                "term_coverage": self.coverage.chunk(cid), "file_coverage": self.coverage.file(row.path),
+                "symbol_words": symbol_word_share(self.context.info.words, row.symbol or "")}
+
+
 def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, top_n: int,
              calibration: Calibration | None) -> tuple[list[SearchResult], list[Evidence]]:
     """The best ``top_n`` results of ``final`` (chunk id -> score; ties by id), one per distinct
-    text, with their evidence (same order); ``confidence`` set when a ``calibration`` is given."""
+    text, with their evidence (same order); ``confidence`` set when a ``calibration`` is given.
+    The passage-level evidence is computed only when ``calibration`` is None or uses it
+    (:attr:`~paqad.search.confidence.Calibration.uses_passage`)."""
     options, info = context.options, context.info
     order = sorted(final, key=lambda c: (-final[c], c))
     defines, prior, words = _signal_evidence(context)
@@ -80,11 +113,7 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
     evidence: list[Evidence] = []
     seen_texts: set[str] = set()
     file_ranks: dict[str, int] = {}
-    file_best: dict[str, float] = {}  # best final score of each file's candidates (order is best first)
-    for cid in order:
-        file_best.setdefault(context.rows[cid].path, final[cid])
-    in_file: dict[str, int] = {}
-    coverage = _Coverage(query_terms(info.lexical_text), context, final)
+    passages = _Passages(calibration is None or calibration.uses_passage, order, final, context)
     for cid in order:
         if len(results) == top_n:
             break
@@ -93,8 +122,6 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             continue  # the same code again (a .d.ts twin, a bundled copy): show it once, best-ranked
         seen_texts.add(row.text)
         file_ranks.setdefault(row.path, len(file_ranks) + 1)
-        in_file[row.path] = in_file.get(row.path, 0) + 1
-        best_of_file = file_best[row.path]
         cosine = float(pools.cosine.get(cid, 0.0))
         ev = Evidence(
             cosine=cosine, top_cosine=top_cosine,
@@ -105,10 +132,7 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             file_rank=file_ranks[row.path], defines=defines.get(cid, 0.0), named_file=row.path in pools.named_paths,
             path_words=words.get(cid, 0.0), prior=prior.get(cid, 1.0), symbol_query=info.kind == SYMBOL,
             long_prompt=info.long, prose=row.language in PROSE_LANGUAGES,
-            lines=row.end_line - row.start_line + 1, query=pools.query_evidence,
-            chunk_in_file=in_file[row.path], file_share=final[cid] / best_of_file if best_of_file > 0 else 1.0,
-            thin=is_thin(row), term_coverage=coverage.chunk(cid), file_coverage=coverage.file(row.path),
-            symbol_words=symbol_word_share(info.words, row.symbol or ""),
+            lines=row.end_line - row.start_line + 1, query=pools.query_evidence, **passages.of(cid),
         )
         evidence.append(ev)
         results.append(SearchResult(

@@ -272,6 +272,12 @@ class Calibration:
     fitted_on: str = ""
     unknown_query: tuple[float, ...] | None = None
 
+    @property
+    def uses_passage(self) -> bool:
+        """Whether any of :attr:`features` is passage-level (:data:`PASSAGE_FEATURES`); result
+        assembly computes that evidence only then (``search/assembly.py``)."""
+        return not PASSAGE_FEATURES.isdisjoint(self.features)
+
     def probability(self, evidence: Evidence) -> float:
         """The fitted probability for ``evidence``; unknown query-level evidence is
         :attr:`unknown_query` when the fit carries it, else an unknown (None) input adds nothing
