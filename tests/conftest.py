@@ -283,6 +283,21 @@ def build_index(root: Path, files: dict[str, str | bytes], paqad_home: Path) -> 
     return root
 
 
+def ranked_files(root: Path, query: str, options=None) -> list[str]:
+    """The distinct files of ``search``'s results for ``query`` in the index at ``root``, best
+    first (``options``: a ``RankingOptions``, the default when None); the model must load."""
+    from paqad.config import load_settings
+    from paqad.project import ProjectPaths
+    from paqad.search import RankingOptions, load_embedder, search
+
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    embedder, why = load_embedder(paths, settings)
+    assert why is None
+    results = search(paths, settings, query, embedder=embedder, options=options or RankingOptions()).results
+    return list(dict.fromkeys(r.path for r in results))
+
+
 def wait_for_warm(paths, timeout: float = 90.0) -> None:
     """Until the project's warm process answers a prompt (it loads the model first); AssertionError after ``timeout`` s."""
     import time

@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import build_index
-from paqad.config import load_settings
-from paqad.project import ProjectPaths
-from paqad.search import RankingOptions, load_embedder, search
+from conftest import ranked_files as _files
 
 CODEC_CORE = """//! Wire formats shared by the workspace's crates.
 
@@ -190,15 +188,6 @@ def workspace(tmp_path_factory, paqad_home) -> Path:
 def c_pair(tmp_path_factory, paqad_home) -> Path:
     return build_index(tmp_path_factory.mktemp("across") / "buffers", C_PAIR, paqad_home)
 
-
-def _files(root: Path, query: str, options: RankingOptions = RankingOptions()) -> list[str]:
-    """Distinct files of the results, best first."""
-    paths = ProjectPaths(root)
-    settings = load_settings(paths, environ={})
-    embedder, why = load_embedder(paths, settings)
-    assert why is None
-    results = search(paths, settings, query, embedder=embedder, options=options).results
-    return list(dict.fromkeys(r.path for r in results))
 
 
 @pytest.mark.parametrize("query", ["wire_app::Codec", "Codec", "the Codec trait of wire-app"])

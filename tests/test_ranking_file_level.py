@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import build_index
-from paqad.config import load_settings
-from paqad.project import ProjectPaths
-from paqad.search import RankingOptions, load_embedder, search
+from conftest import ranked_files as _files
+from paqad.search import RankingOptions
 
 THREAD_C = """#include <pthread.h>
 #include "thread.h"
@@ -135,15 +134,6 @@ def stems(tmp_path_factory, paqad_home) -> Path:
 def twins(tmp_path_factory, paqad_home) -> Path:
     return build_index(tmp_path_factory.mktemp("file-level") / "twins", TWINS, paqad_home)
 
-
-def _files(root: Path, query: str, options: RankingOptions = RankingOptions()) -> list[str]:
-    """Distinct files of the results, best first."""
-    paths = ProjectPaths(root)
-    settings = load_settings(paths, environ={})
-    embedder, why = load_embedder(paths, settings)
-    assert why is None
-    results = search(paths, settings, query, embedder=embedder, options=options).results
-    return list(dict.fromkeys(r.path for r in results))
 
 COOKIE_JAR_INTERFACE = """<?php
 

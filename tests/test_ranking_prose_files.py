@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from conftest import build_index
+from conftest import ranked_files as _files
 from paqad import store as store_mod
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
-from paqad.search import RankingOptions, gather, load_embedder, search
+from paqad.search import RankingOptions, gather, load_embedder
 from paqad.search.ranking import rank_with_evidence
 from paqad.search.fusion import is_error_type, weighted_fusion
 
@@ -223,15 +224,6 @@ def pasted(tmp_path_factory, paqad_home) -> Path:
 def versions(tmp_path_factory, paqad_home) -> Path:
     return build_index(tmp_path_factory.mktemp("prose-files") / "versions", VERSIONS, paqad_home)
 
-
-def _files(root: Path, query: str, options: RankingOptions = RankingOptions()) -> list[str]:
-    """Distinct files of the results, best first."""
-    paths = ProjectPaths(root)
-    settings = load_settings(paths, environ={})
-    embedder, why = load_embedder(paths, settings)
-    assert why is None
-    results = search(paths, settings, query, embedder=embedder, options=options).results
-    return list(dict.fromkeys(r.path for r in results))
 
 
 def test_a_file_answering_in_two_chunks_ranks_above_a_file_with_one(support):

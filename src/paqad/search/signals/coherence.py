@@ -11,9 +11,7 @@ if TYPE_CHECKING:
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with each file's best chunk raised by its siblings' share."""
-    by_file: dict[str, list[int]] = {}
-    for cid in sorted(scores, key=lambda c: (-scores[c], c)):
-        by_file.setdefault(context.rows[cid].path, []).append(cid)
+    by_file = context.files_best_first(scores)
     out = dict(scores)
     for ids in by_file.values():
         if len(ids) > 1:

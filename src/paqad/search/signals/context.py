@@ -43,6 +43,14 @@ class RankingContext:
     file_chunks: Mapping[str, int] = field(default_factory=dict)  # path -> its chunk count (central_files)
     file_lines: Callable[[str], Mapping[int, str]] | None = None  # path -> line number -> line (docstring_chunks)
 
+    def files_best_first(self, scores: Mapping[int, float]) -> dict[str, list[int]]:
+        """Path -> its candidates' chunk ids, best score first (ties by id); files in the order of
+        their best chunk. The grouping every within-file signal starts from."""
+        by_file: dict[str, list[int]] = {}
+        for cid in sorted(scores, key=lambda c: (-scores[c], c)):
+            by_file.setdefault(self.rows[cid].path, []).append(cid)
+        return by_file
+
     @cached_property
     def definition_shares(self) -> dict[int, float]:
         """Chunk id -> how strongly it defines a query identifier, in (0, 1] (see definitions)."""

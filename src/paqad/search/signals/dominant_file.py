@@ -20,9 +20,7 @@ if TYPE_CHECKING:
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with the dominant first file's second chunk raised between the first two files."""
     lead = context.options.dominant_file_lead
-    by_file: dict[str, list[int]] = {}
-    for cid in sorted(scores, key=lambda c: (-scores[c], c)):
-        by_file.setdefault(context.rows[cid].path, []).append(cid)
+    by_file = context.files_best_first(scores)
     if len(by_file) < 2:
         return scores
     first, second = list(by_file.values())[:2]

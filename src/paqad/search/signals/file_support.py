@@ -33,9 +33,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     share = context.options.file_support
     if context.info.kind == SYMBOL or share <= 0.0:
         return scores
-    by_file: dict[str, list[int]] = {}
-    for cid in sorted(scores, key=lambda c: (-scores[c], c)):
-        by_file.setdefault(context.rows[cid].path, []).append(cid)
+    by_file = context.files_best_first(scores)
     out = dict(scores)
     for ids in by_file.values():
         if len(ids) > 1:

@@ -124,9 +124,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     """Scores where each file's thin best chunk has traded places with the file's best chunk that
     is not thin and holds enough of the query's words (:func:`~.trade_evidence.may_trade`; when
     the file has one among the candidates)."""
-    by_file: dict[str, list[int]] = {}
-    for cid in sorted(scores, key=lambda c: (-scores[c], c)):
-        by_file.setdefault(context.rows[cid].path, []).append(cid)
+    by_file = context.files_best_first(scores)
     defines = context.definition_shares if context.options.symbols else {}
     words = WORD.findall(context.info.text)
     named = {w.lower() for w in words} if len(words) <= MAX_LOOKUP_WORDS else set()

@@ -69,9 +69,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
         return scores
     lookup = len(context.info.text.split()) <= MAX_LOOKUP_WORDS
     defines = context.definition_shares if context.options.symbols else {}
-    by_file: dict[str, list[int]] = {}
-    for cid in sorted(scores, key=lambda c: (-scores[c], c)):
-        by_file.setdefault(context.rows[cid].path, []).append(cid)
+    by_file = context.files_best_first(scores)
     out = dict(scores)
     unknown = unknown_bm25(context)
     words = {w.lower() for w in WORD.findall(context.info.text)} if lookup and context.options.kind_word_share > 0 else set()
