@@ -297,7 +297,14 @@ def _run_command(command: str, payload: dict, cwd: Path, path_env: str) -> tuple
     return proc, time.monotonic() - started
 
 
-def test_the_command_finds_paqad_ai_on_path_then_the_launcher_else_does_nothing(tmp_path: Path) -> None:
+@pytest.fixture
+def venv_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This installation's paqad-ai first on PATH, as in an activated venv (the suite may run as
+    ``.venv/bin/python -m pytest`` without activating it)."""
+    monkeypatch.setenv("PATH", f"{Path(PAQAD_AI).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def test_the_command_finds_paqad_ai_on_path_then_the_launcher_else_does_nothing(tmp_path: Path, venv_on_path) -> None:
     root = tmp_path / "my project's ü 日本"
     (root / "src").mkdir(parents=True)
     (root / ".git").mkdir()  # the project root marker; no index needed
@@ -329,7 +336,7 @@ def test_the_command_finds_paqad_ai_on_path_then_the_launcher_else_does_nothing(
     assert elapsed < 1.0 and not record.exists()
 
 
-def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixture[str], venv_on_path) -> None:
     root = str(tmp_path)
     assert main(["hooks", "install", "--host", "claude", "--host", "cursor", "--project-root", root]) == 0
     captured = capsys.readouterr()
