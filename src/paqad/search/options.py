@@ -180,6 +180,10 @@ class RankingOptions:
     issue_prose_prior: float = 0.5  # long prompts: prose/data files the first line does not ask for x this (signals.prompt_waivers)
     docstring_prior: float = 1.0  # long prompts: Python chunks inside docstrings x this (signals.docstring_chunks)
     community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
+    # issue 24, round 7 (bench/README.md "Round 7: issue localisation"): long prompts led by a Python facade
+    # (a forwarding function, or a piece of its docstring): its sibling-module delegate raised to this x the
+    # leader's score (signals.delegates; 0.0 = off)
+    delegate_share: float = 0.0
     # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
     release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
@@ -302,6 +306,7 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
+        "with-delegates": replace(default, delegate_share=1.05),  # round 7: a facade's delegate over it
         "round-5-default": replace(default, **ROUND_6_OFF),
     }
 
