@@ -58,8 +58,8 @@ def enclosing_function(lines: Mapping[int, str], line: int) -> tuple[int, int, s
         if found and (number == line or len(found.group(1)) < depth):
             start, indent, name = number, len(found.group(1)), found.group(2)
             break
-        if text.strip() and number != line:
-            depth = min(depth, _indent(text))
+        if text.strip() and number != line and not text.lstrip().startswith((")", "]", "}")):
+            depth = min(depth, _indent(text))  # a multi-line signature's closing "):" is not a block
     if start is None:
         return None
     end = start
@@ -71,7 +71,8 @@ def enclosing_function(lines: Mapping[int, str], line: int) -> tuple[int, int, s
             continue
         if text.strip() and _indent(text) <= indent and not text.lstrip().startswith((")", "#")):
             break
-        end = number
+        if text.strip():
+            end = number  # the last line of the body (not the blank lines after it)
     return start, end, name
 
 
