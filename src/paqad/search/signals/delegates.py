@@ -10,9 +10,12 @@ function only forwards (at most :data:`THIN_LINES` statements besides its signat
 docstring), or the chunk that leads is a piece of its docstring's middle
 (:func:`~paqad.search.signals.docstring_chunks.is_docstring_chunk`: the report matched its
 documentation, not its code), the candidates of a **sibling module** (same folder, not a test)
-that define a name the function calls (a forwarder: the name its ``return`` calls) are its delegates: the best
-scored of them is raised to ``delegate_share`` x the leading chunk's score (kept when higher).
-A prompt naming the leading file keeps it first.
+that define a name the function calls (a forwarder: the name its ``return`` calls) are its
+delegates: the best chunk of the best-scored one is raised to ``delegate_share`` x the leading
+chunk's score, the others' best chunks in proportion to their own scores (so the delegates keep
+their order among themselves; a score is kept when higher). A prompt naming the leading file
+keeps it first. (Raising only the best delegate, dev: tomlkit MRR 0.563 / R@5 78.6 against
+0.573 / 85.7 for all of them; the other projects equal.)
 
 Switch: ``RankingOptions.delegate_share`` (0.0 = off; ablation ``with-delegates``).
 """
@@ -113,7 +116,7 @@ def _implementation(path: str) -> bool:
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
-    """Scores with the leading facade's best delegate raised (long prompts, Python only)."""
+    """Scores with the leading facade's delegates raised over it (long prompts, Python only)."""
     if not context.info.long or context.file_lines is None or context.file_text is None or not scores:
         return scores
     by_file = context.files_best_first(scores)
@@ -138,11 +141,13 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     if not wanted:
         return scores
     folder = posixpath.dirname(lead_path)
-    for path, ids in by_file.items():  # best-scored sibling first
-        if path == lead_path or posixpath.dirname(path) != folder or not _implementation(path):
-            continue
-        if defines(context.file_text(path), wanted):
-            out = dict(scores)
-            out[ids[0]] = max(scores[ids[0]], context.options.delegate_share * scores[lead_ids[0]])
-            return out
-    return scores
+    found = [ids[0] for path, ids in by_file.items()  # best-scored sibling first
+             if path != lead_path and posixpath.dirname(path) == folder and _implementation(path)
+             and defines(context.file_text(path), wanted)]
+    if not found:
+        return scores
+    out = dict(scores)
+    top = context.options.delegate_share * scores[lead_ids[0]]
+    for cid in found:  # every delegate over the facade, in their own order
+        out[cid] = max(scores[cid], top * scores[cid] / scores[found[0]])
+    return out
