@@ -85,8 +85,8 @@ def test_a_forwarding_facade_yields_to_the_sibling_module_it_returns_a_call_of()
     # _make.py defines attrib (its candidate is another chunk of it): raised to 1.05 x the facade's
     # score; the test module defining attrib and _funcs.py (defines nothing field calls) stay
     assert delegates.apply(SCORES, _context()) == {1: 1.0, 3: 0.9, 4: 0.8, 2: 1.05}
-    assert "delegates" in in_force(RankingOptions(delegate_share=1.05))
-    assert "delegates" not in in_force(RankingOptions())  # off by default
+    assert "delegates" in in_force(RankingOptions())  # on by default (1.05)
+    assert "delegates" not in in_force(RankingOptions(delegate_share=0.0))  # ablation no-delegates
 
 
 def test_a_named_facade_a_short_prompt_or_a_long_implementation_keep_their_order():
