@@ -180,6 +180,10 @@ class RankingOptions:
     issue_prose_prior: float = 0.5  # long prompts: prose/data files the first line does not ask for x this (signals.prompt_waivers)
     docstring_prior: float = 1.0  # long prompts: Python chunks inside docstrings x this (signals.docstring_chunks)
     community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
+    # issue 24, round 7 (bench/README.md "Round 7: issue localisation"): long prompts led by a Python facade
+    # (a forwarding function, or a piece of its docstring): its sibling-module delegates raised to this x the
+    # leader's score (signals.delegates; 0.0 = off; dev 0.95 / 1.05 / 1.2: see bench/README.md)
+    delegate_share: float = 1.05
     # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
     release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
@@ -226,7 +230,7 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     # the default as round 4 left it (main 1163546): round 5's and 6's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         **ROUND_6_OFF)
+                                         **ROUND_6_OFF, **ROUND_7_OFF)
     return configs
 
 
@@ -238,6 +242,10 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
                "canonical_prefix_modules": False, "text_types": False, "constant_shapes": False,
                "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0,
                "long_symbol_share": 1.0, "dotted_versions": False, "docs_data": False}
+
+
+# round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off
+ROUND_7_OFF = {"delegate_share": 0.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -302,7 +310,10 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
-        "round-5-default": replace(default, **ROUND_6_OFF),
+        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF),
+        # round 7: a facade's delegates over it (signals.delegates) off; = main 5fbd236's default
+        "no-delegates": replace(default, **ROUND_7_OFF),
+        "round-6-default": replace(default, **ROUND_7_OFF),
     }
 
 
@@ -312,7 +323,7 @@ def ablations() -> dict[str, RankingOptions]:
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
-                          passage_choice=False, record_data=False, passage_bm25_weight=0.0)
+                          passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (central_files, coherence, community_files, definitions, docstring_chunks,
+from paqad.search.signals import (central_files, coherence, community_files, definitions, delegates, docstring_chunks,
                                   dominant_file, error_literals, feature_catalogs, file_stems, file_support,
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
@@ -106,6 +106,8 @@ PIPELINE: tuple[Signal, ...] = (
            lambda o: o.priors and (o.inline_pair_prior < 1.0 or o.inline_pair_lift > 0.0)),
     Signal("parallel_siblings", parallel_siblings.apply, lambda o: o.sibling_share < 1.0),
     Signal("feature_catalogs", feature_catalogs.apply, lambda o: o.priors and o.feature_catalog_prior < 1.0),
+    # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
+    Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
