@@ -120,8 +120,13 @@ def main(argv: list[str] | None = None) -> int:
         if exc.errno not in _ENVIRONMENT_ERRNOS:
             return _internal_error(exc)
         where = f" {exc.filename}" if exc.filename else ""
-        click.echo(f"paqad-ai: error: cannot use{where}: {exc.strerror}; check that .paqad/ is writable "
-                   "(the committed index is unchanged)", err=True)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # writable, but full: say where to free space
+            folder = os.path.dirname(exc.filename) if exc.filename else "."
+            fix = f"free space on the disk holding {folder} (see `df -h {folder}`), then run the command again"
+        else:
+            fix = "check that .paqad/ is writable"
+        click.echo(f"paqad-ai: error: cannot use{where}: {exc.strerror}; {fix} (the committed index is unchanged)",
+                   err=True)
         return 2
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so, never as the user's error
         return _internal_error(exc)

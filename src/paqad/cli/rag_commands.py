@@ -326,7 +326,9 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
                   "the next refresh continues) ...")
 
     outcome = refresh_context(paths, announce=announce)
-    if outcome.backlog_embedded and not quiet:
+    if outcome.backlog_failed and not quiet:
+        _note(outcome.backlog_failed)
+    elif outcome.backlog_embedded and not quiet:
         _note(f"embedded {outcome.backlog_embedded} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
 
 

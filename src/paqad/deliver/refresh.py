@@ -55,6 +55,16 @@ class RefreshOutcome:
     backlog: bool = False  # chunks are left without vectors: embedding continues after the refresh
     backlog_embedded: int = 0  # chunks that embedding gave a vector, in backlog_seconds
     backlog_seconds: float = 0.0
+    backlog_failed: str | None = None  # why embedding those chunks stopped (they stay keyword-only until the next refresh)
+
+
+class _LogFile(logging.FileHandler):
+    """``.paqad/logs/<where>.log``, whose write can fail like the failure it records (a full
+    disk): that write is dropped, not shown as logging's "--- Logging error ---" traceback on
+    the user's console (seen in `rag refresh-context` on a full disk)."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        pass
 
 
 def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
@@ -67,7 +77,7 @@ def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
             logger.removeHandler(old)  # another project's log (one process may serve several)
             old.close()
         if not logger.handlers:
-            handler = logging.FileHandler(target, encoding="utf-8")
+            handler = _LogFile(target, encoding="utf-8")
             handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
             logger.addHandler(handler)
             logger.propagate = False
@@ -118,8 +128,13 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
         announce(outcome)
     if outcome.backlog and settings is not None:
         began = time.perf_counter()
-        done = _continue_embedding(paths, settings)
-        if done:
+        done, failure = _continue_embedding(paths, settings)
+        if failure is not None:
+            why = embedding_stopped(paths, failure)
+            outcome = dataclasses.replace(outcome, summary=f"{outcome.summary}; {why}", backlog_failed=why,
+                                          backlog_embedded=done, backlog_seconds=time.perf_counter() - began)
+            record_last_refresh(paths, outcome.summary, outcome.seconds + outcome.backlog_seconds)
+        elif done:
             seconds = time.perf_counter() - began
             outcome = dataclasses.replace(
                 outcome, summary=f"{outcome.summary}; then embedded {done} chunks left without vectors in {seconds:.1f}s",
@@ -152,24 +167,33 @@ def _refresh(paths: ProjectPaths, settings: Settings | None) -> tuple[RefreshOut
     return outcome, settings
 
 
-def _continue_embedding(paths: ProjectPaths, settings: Settings) -> int:
+def _continue_embedding(paths: ProjectPaths, settings: Settings) -> tuple[int, BaseException | None]:
     """Embed the chunks an interrupted build left without vectors, after the section is written;
-    returns how many got a vector.
+    returns how many got a vector (0 when another process embeds or no model loads) and the
+    failure that stopped it, if any (logged; the next refresh tries again).
 
     One embedder at a time (``state/embed.lock``); it lets go of the writer lock between
     batches, so the next prompts' refreshes still sync edited files.
     """
     with _refresh_lock(paths, "embed.lock") as held:
         if not held:
-            return 0
+            return 0, None
         embedder, _ = load_embedder(paths, settings)
         if embedder is None:
-            return 0
+            return 0, None
         try:
-            return embed_backlog(paths, settings, embedder)
+            return embed_backlog(paths, settings, embedder), None
         except Exception as exc:  # noqa: BLE001 - the next refresh tries again
             log_failure(paths, "refresh", exc)
-            return 0
+            return 0, exc
+
+
+def embedding_stopped(paths: ProjectPaths, exc: BaseException) -> str:
+    """The refresh's words for embedding that stopped; a full disk says what to do and where."""
+    line = f"embedding the chunks without vectors stopped ({exc}); they match by keywords until the next refresh"
+    if store_mod.is_disk_full(exc):
+        line += f"; free space on the disk holding {paths.paqad_dir} (see `df -h {paths.paqad_dir}`)"
+    return line
 
 
 def sync_failed_summary(paths: ProjectPaths, exc: BaseException) -> str:
