@@ -145,3 +145,13 @@ def test_a_relief_floor_above_the_threshold_from_the_environment_names_the_varia
         load_settings(tmp_path, environ={"PAQAD_RAG_RELIEF_FLOOR": "0.9"})
     assert str(caught.value) == ("environment variable PAQAD_RAG_RELIEF_FLOOR: rag_relief_floor=0.9 is above "
                                  "rag_similarity_threshold=0.75; allowed: at most the threshold")
+
+
+def test_a_paqad_that_is_a_file_is_named_with_what_to_do(tmp_path):
+    # Seen as a new user (round 7): `touch .paqad` gave "cannot read config file .paqad/.config
+    # ([Errno 20] Not a directory ...); fix or delete it", naming a file that cannot exist.
+    (tmp_path / ".paqad").write_text("")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path, environ={})
+    assert str(caught.value) == (f"{tmp_path / '.paqad'}: a file where paqad-ai keeps a folder (settings, index); "
+                                 "move or delete it, then run the command again")

@@ -222,6 +222,10 @@ def read_config_file(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return values
+    except NotADirectoryError as exc:  # `.paqad` (or `.paqad/configs`) is a file: name it, not the key file
+        blocker = next((p for p in path.parents if p.is_file()), path.parent)
+        raise ConfigError(f"{blocker}: a file where paqad-ai keeps a folder (settings, index); "
+                          "move or delete it, then run the command again") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc}); fix or delete it") from exc
     for number, line in enumerate(text.splitlines(), start=1):
