@@ -249,6 +249,11 @@ def test_grep_code_does_not_print_a_live_files_credentials(tmp_path: Path) -> No
     "secret_key_length = 32\n",
     'if pem.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    return load(pem)\n',
     "api_key: str = DEFAULT_API_KEY_SETTING_NAME\n",
+    # typed and short declarations (round 7) that hold no literal value
+    "secretKey := generateKey32()\n",
+    "let password: String = hash_v2(input)\n",
+    'apiKey string = os.Getenv("API_KEY_V2_ABCDEFGH")\n',
+    'let password_field_name2024: &str = "password";\n',
 ])
 def test_code_that_only_handles_credentials_is_kept_as_written(code: str) -> None:
     from paqad.index.redact import redact_credentials
@@ -291,15 +296,3 @@ def test_typed_and_short_declarations_of_a_secret_are_redacted(tmp_path: Path) -
             ("src/config.ts", 'export const API_SECRET: string = "[redacted]";'),
             ("src/config.ts", 'export const region = "eu-west-1";'),
             ("config.rb", '  :password => "[redacted]",')} <= lines
-
-
-@pytest.mark.parametrize("code", [
-    "secretKey := generateKey32()\n",
-    "let password: String = hash_v2(input)\n",
-    'apiKey string = os.Getenv("API_KEY_V2_ABCDEFGH")\n',
-    'let password_field_name2024: &str = "password";\n',
-])
-def test_typed_code_that_only_handles_credentials_is_kept(code: str) -> None:
-    from paqad.index.redact import redact_credentials
-
-    assert redact_credentials(code) == code
