@@ -174,3 +174,21 @@ def test_ctrl_c_during_init_exits_130_and_says_interrupted(tmp_path: Path) -> No
     lines = [line for line in ("".join(seen) + err).splitlines() if line.strip()]
     assert proc.returncode == 130 and lines[-1] == "paqad-ai: interrupted", lines
     assert out == ""
+
+
+@pytest.mark.parametrize("folder, command", [("vectors", "init"), ("state", "refresh-context")])
+def test_a_file_where_a_paqad_folder_goes_is_a_user_error_naming_it(tmp_path: Path, folder: str, command: str) -> None:
+    # Seen as a new user (round 7): `.paqad/vectors` as a file made `rag init` report
+    # "internal error (a bug in paqad-ai ...): FileExistsError", exit 1; `.paqad/state` did the
+    # same to the refresh (init needs no state/ folder and builds).
+    write_files(tmp_path, {"pyproject.toml": '[project]\nname = "shop"\n',
+                           "src/shop/cart.py": "def total(items):\n    return sum(i.price for i in items)\n",
+                           f".paqad/{folder}": ""})
+    code, _, err = run("rag", "init", "--provider", "local", "--yes", project=tmp_path)
+    if command != "init":
+        assert code == 0, err
+        code, _, err = run("rag", command, project=tmp_path)
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        f"paqad-ai: error: cannot use {tmp_path / '.paqad' / folder}: File exists; a file stands where paqad-ai keeps "
+        "a folder: move or delete it, then run the command again (the committed index is unchanged)")

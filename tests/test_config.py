@@ -124,3 +124,34 @@ def test_an_upper_case_key_is_pointed_to_its_lower_case_spelling(tmp_path, capsy
     err = capsys.readouterr().err
     assert err == ("paqad-ai: warning: .paqad/configs/.config.team: unknown config key 'RAG_TOP_N' (kept, ignored); "
                    "did you mean rag_top_n?\n")
+
+
+def test_a_misspelt_environment_variable_is_warned_with_the_right_name(tmp_path, capsys, monkeypatch):
+    # Seen as a new user (round 7): `PAQAD_RAG_TOPN=5 paqad-ai rag probe ...` ran with top_n 20 and
+    # no word, while the same typo in .paqad/.config is warned.
+    from paqad.cli.main import main
+
+    monkeypatch.setenv("PAQAD_RAG_TOPN", "5")
+    monkeypatch.setenv("PAQAD_HOME_DIR", "/elsewhere")  # not PAQAD_RAG_*: not ours to judge
+    assert main(["rag", "status", "--json", "--project-root", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == ("paqad-ai: warning: environment variable PAQAD_RAG_TOPN: no such config key "
+                                       "(ignored); did you mean PAQAD_RAG_TOP_N?\n")
+    settings = load_settings(tmp_path, environ={"PAQAD_RAG_TOPN": "5", "PAQAD_RAG_TOP_N": "7"})
+    assert (settings.rag_top_n, settings.sources["rag_top_n"]) == (7, "env PAQAD_RAG_TOP_N")
+
+
+def test_a_relief_floor_above_the_threshold_from_the_environment_names_the_variable(tmp_path):
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path, environ={"PAQAD_RAG_RELIEF_FLOOR": "0.9"})
+    assert str(caught.value) == ("environment variable PAQAD_RAG_RELIEF_FLOOR: rag_relief_floor=0.9 is above "
+                                 "rag_similarity_threshold=0.75; allowed: at most the threshold")
+
+
+def test_a_paqad_that_is_a_file_is_named_with_what_to_do(tmp_path):
+    # Seen as a new user (round 7): `touch .paqad` gave "cannot read config file .paqad/.config
+    # ([Errno 20] Not a directory ...); fix or delete it", naming a file that cannot exist.
+    (tmp_path / ".paqad").write_text("")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path, environ={})
+    assert str(caught.value) == (f"{tmp_path / '.paqad'}: a file where paqad-ai keeps a folder (settings, index); "
+                                 "move or delete it, then run the command again")

@@ -63,6 +63,13 @@ def test_an_interrupted_first_init_names_one_fix_that_works(tmp_path: Path, stag
     paths = ProjectPaths(root)
     if stage == "searchable":  # retrieval was switched on at the keyword commit: nothing to fix
         assert load_settings(paths).rag_enabled
+        # `init` again says the index is built *by keywords* (round 7: it said "Index already
+        # built" with no word that no chunk had a vector yet), then embeds the rest
+        code, _, err = run_cli("rag", "init", "--provider", "local", project=root)
+        index = json.loads(run_cli("rag", "status", "--json", project=root)[1])["index"]
+        assert code == 0 and index["embedded_chunks"] == index["chunks"] > 0
+        assert (f"Index already built ({index['files']} files, {index['chunks']} chunks, 0 with vectors so far); "
+                "kept, syncing what changed.") in err
         assert "src/parcels/rates.py" in _hook(root, "how is the shipping rate per kilogram computed?")
         return
     code, out, _ = run_cli("rag", "status", project=root)

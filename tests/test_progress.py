@@ -255,3 +255,21 @@ def test_init_in_a_read_only_paqad_folder_names_the_settings_file(built: Path):
     assert err.splitlines()[-1] == (f"paqad-ai: error: cannot use {paqad / '.config'}: Operation not permitted; "
                                     "check that .paqad/ is writable (the committed index is unchanged)")
     assert not list(paqad.glob(".*.tmp"))
+
+
+def test_a_refresh_that_syncs_many_new_chunks_says_how_far_it_is(git_repo):
+    """Seen as a new user (round 7): `rag refresh-context` after a 3 MB file joined the index
+    printed nothing for 466 s. Its sync now reports like probe's (interval 0 here: every batch)."""
+    from paqad.deliver.refresh import refresh_context
+
+    root = git_repo({"pyproject.toml": PROJECT["pyproject.toml"], "svc/h000.py": HANDLERS["svc/h000.py"]})
+    paths = ProjectPaths(root)
+    assert main(["rag", "init", "--provider", "local", "--yes", "--project-root", str(root)]) == 0
+    write_files(root, {path: text for path, text in HANDLERS.items() if path != "svc/h000.py"})
+    stream = io.StringIO()
+    outcome = refresh_context(paths, progress=PlainProgress(stream, interval=0, chatty=False))
+    lines = stream.getvalue().splitlines()
+    assert outcome.summary.startswith("synced 149 changed, 0 removed (149 embedded, 0 cached)")
+    assert len(lines) >= 2 and all(re.fullmatch(r"(chunking \d+/\d+ files.*|embedding \d+/149 chunks, \d+/s, .*)", line)
+                                   for line in lines)
+    assert re.fullmatch(r"embedding 149/149 chunks, \d+/s, done in \d+s", lines[-1])

@@ -249,8 +249,50 @@ def test_grep_code_does_not_print_a_live_files_credentials(tmp_path: Path) -> No
     "secret_key_length = 32\n",
     'if pem.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    return load(pem)\n',
     "api_key: str = DEFAULT_API_KEY_SETTING_NAME\n",
+    # typed and short declarations (round 7) that hold no literal value
+    "secretKey := generateKey32()\n",
+    "let password: String = hash_v2(input)\n",
+    'apiKey string = os.Getenv("API_KEY_V2_ABCDEFGH")\n',
+    'let password_field_name2024: &str = "password";\n',
 ])
 def test_code_that_only_handles_credentials_is_kept_as_written(code: str) -> None:
     from paqad.index.redact import redact_credentials
 
     assert redact_credentials(code) == code
+
+
+TYPED_SECRET = "AbCdEfGhIjKlMnOpQrStUvWx123456"
+TYPED_DECLARATIONS = {
+    # Seen on a Rust project (newcomer round 7): `pub const API_SECRET_KEY: &str = "..."` was
+    # indexed and printed by MCP grep_code as written. Each language's typed or short declaration.
+    "Cargo.toml": '[package]\nname = "shop"\n',
+    "src/config.rs": (f'pub const API_SECRET_KEY: &str = "{TYPED_SECRET}";\n'
+                      f"static STRIPE_API_KEY: &'static str = \"{TYPED_SECRET}\";\n"
+                      "pub fn api_secret_key() -> &'static str {\n    API_SECRET_KEY\n}\n"),
+    "go.mod": "module example.com/shop\n\ngo 1.22\n",
+    "config.go": (f'package shop\n\nconst apiSecretKey string = "{TYPED_SECRET}"\n\n'
+                  f'func Password() string {{\n\tpassword := `{TYPED_SECRET}`\n\treturn password\n}}\n'),
+    "package.json": '{"name": "shop"}\n',
+    "src/config.ts": f'export const API_SECRET: string = "{TYPED_SECRET}";\nexport const region = "eu-west-1";\n',
+    "Gemfile": 'source "https://rubygems.org"\n',
+    "config.rb": f'CONFIG = {{\n  :password => "{TYPED_SECRET}",\n  :region => "eu-west-1",\n}}\n',
+}
+
+
+def test_typed_and_short_declarations_of_a_secret_are_redacted(tmp_path: Path) -> None:
+    from conftest import write_files
+
+    from paqad.index.sync import chunk_project
+
+    write_files(tmp_path, TYPED_DECLARATIONS)
+    chunks = chunk_project(tmp_path, max_file_size=1 << 20)
+    lines = {(chunk.path, line) for chunk in chunks for line in chunk.text.splitlines()}
+    assert [line for _, line in lines if TYPED_SECRET in line] == []
+    assert {("src/config.rs", 'pub const API_SECRET_KEY: &str = "[redacted]";'),
+            ("src/config.rs", "static STRIPE_API_KEY: &'static str = \"[redacted]\";"),
+            ("src/config.rs", "    API_SECRET_KEY"),
+            ("config.go", 'const apiSecretKey string = "[redacted]"'),
+            ("config.go", "\tpassword := `[redacted]`"),
+            ("src/config.ts", 'export const API_SECRET: string = "[redacted]";'),
+            ("src/config.ts", 'export const region = "eu-west-1";'),
+            ("config.rb", '  :password => "[redacted]",')} <= lines

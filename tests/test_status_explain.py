@@ -92,11 +92,13 @@ def test_explain_a_folder_lists_what_it_skips_and_why(indexed: Path) -> None:
     assert (code, err) == (0, "")
     assert out == (
         "pkg/: a folder; the walk enters it and decides each file in it (2 indexed, 6 skipped)\n"
-        "  type:extension 4: pkg/a.cfg, pkg/b.ini, pkg/notes.txt (and 1 more)\n"
+        "  type:extension 4: pkg/a.cfg, pkg/b.ini, pkg/notes.txt (and 1 more; `--json` lists every path)\n"
         "  check:binary 1: pkg/blob.py\n"
         "  check:empty 1: pkg/empty.py\n")
     data = json.loads(run("rag", "status", "--explain", "pkg", "--json", project=indexed)[1])
-    assert data["skipped"] == {"type:extension": {"count": 4, "paths": ["pkg/a.cfg", "pkg/b.ini", "pkg/notes.txt"]},
+    # the JSON has every path (round 7: a new user could not find out which was the "1 more")
+    assert data["skipped"] == {"type:extension": {"count": 4, "paths": ["pkg/a.cfg", "pkg/b.ini", "pkg/notes.txt",
+                                                                        "pkg/todo.txt"]},
                                "check:binary": {"count": 1, "paths": ["pkg/blob.py"]},
                                "check:empty": {"count": 1, "paths": ["pkg/empty.py"]}}
     # a folder the walk skips lists nothing under it (the one reason is the folder's)

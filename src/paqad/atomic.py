@@ -75,7 +75,7 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> N
             os.unlink(tmp)
         except FileNotFoundError:
             pass
-        if isinstance(exc, OSError) and exc.filename == tmp:
+        if isinstance(exc, OSError) and exc.filename in (tmp, None):  # a write names no file
             raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
 

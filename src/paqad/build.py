@@ -524,7 +524,10 @@ def init_project(
     ensure_paqad_gitignore(paths)
     settings = load_settings(paths)
     if not rebuild_all:
-        say(f"Index already built ({state.files} files, {state.chunks} chunks); kept, syncing what changed. "
+        # "built" is the keyword index: say when vectors are still missing (another init may be
+        # embedding them right now; this one then waits for it, then embeds what is left)
+        vectors = f", {state.embedded:,} with vectors so far" if state.embedded < state.chunks else ""
+        say(f"Index already built ({state.files} files, {state.chunks} chunks{vectors}); kept, syncing what changed. "
             "Use `paqad-ai rag init --rebuild` to rebuild from scratch.")  # --yes only answers questions
     tick = progress or _no_progress
 

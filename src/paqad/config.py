@@ -182,6 +182,7 @@ KEYS: dict[str, Key] = {
         Key("rag_team_store_write", True, _parse_bool, "write vectors embedded here back to the team store"),
     )
 }
+ENV_KEY_PREFIX = "PAQAD_RAG_"  # every key above starts with rag_: its variable, with this prefix
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ class Settings:
     """Resolved settings of one project, with where each value came from.
 
     ``sources`` maps each key to ``"env PAQAD_X"``, a file path relative to the project root,
-    or ``"default"``. ``unknown`` holds unknown keys found in files, kept verbatim.
+    or ``"default"``. ``unknown`` holds unknown keys found in files, kept verbatim, and unknown
+    ``PAQAD_RAG_*`` variables under their own names.
     """
 
     rag_enabled: bool
@@ -220,6 +222,10 @@ def read_config_file(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return values
+    except NotADirectoryError as exc:  # `.paqad` (or `.paqad/configs`) is a file: name it, not the key file
+        blocker = next((p for p in path.parents if p.is_file()), path.parent)
+        raise ConfigError(f"{blocker}: a file where paqad-ai keeps a folder (settings, index); "
+                          "move or delete it, then run the command again") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc}); fix or delete it") from exc
     for number, line in enumerate(text.splitlines(), start=1):
@@ -248,6 +254,10 @@ def _layers(paths: ProjectPaths, environ: dict[str, str]) -> list[tuple[str, dic
         env_name = "PAQAD_" + name.upper()
         if env_name in environ:
             env_values[name] = environ[env_name]
+    # A misspelt variable (PAQAD_RAG_TOPN) under its own name, for load_settings to warn about:
+    # every key starts with rag_, so PAQAD_RAG_* is ours (PAQAD_HOME and the others are not keys).
+    known = {"PAQAD_" + name.upper() for name in KEYS}
+    env_values.update({n: v for n, v in environ.items() if n.startswith(ENV_KEY_PREFIX) and n not in known})
     layers.append(("env", env_values))
     return layers
 
@@ -266,6 +276,12 @@ def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = No
         for name, raw in raw_values.items():
             if name not in KEYS:
                 unknown[name] = raw
+                if label == "env":  # PAQAD_RAG_TOPN: point to the variable, not the file key
+                    close = difflib.get_close_matches(name[len("PAQAD_"):].lower(), KEYS, n=1)
+                    hint = f"; did you mean PAQAD_{close[0].upper()}?" if close else ""
+                    warnings.warn(f"environment variable {name}: no such config key (ignored){hint}", UserWarning,
+                                  stacklevel=2)
+                    continue
                 close = difflib.get_close_matches(name.lower(), KEYS, n=1)  # RAG_TOP_N: keys are lower case
                 hint = f"; did you mean {close[0]}?" if close else ""
                 warnings.warn(f"{label}: unknown config key '{name}' (kept, ignored){hint}", UserWarning, stacklevel=2)
@@ -283,8 +299,10 @@ def load_settings(root: Path | ProjectPaths, environ: dict[str, str] | None = No
         values["rag_embedding_model"] = DEFAULT_MODELS[values["rag_embedding_provider"]]
         sources["rag_embedding_model"] = f"default for provider {values['rag_embedding_provider']}"
     if values["rag_relief_floor"] > values["rag_similarity_threshold"]:
+        source = sources["rag_relief_floor"]
+        where = f"environment variable {source[len('env '):]}" if source.startswith("env ") else source
         raise ConfigError(
-            f"{sources['rag_relief_floor']}: rag_relief_floor={values['rag_relief_floor']} is above "
+            f"{where}: rag_relief_floor={values['rag_relief_floor']} is above "
             f"rag_similarity_threshold={values['rag_similarity_threshold']}; allowed: at most the threshold"
         )
     return Settings(**values, sources=sources, unknown=unknown)

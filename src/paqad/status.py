@@ -53,7 +53,8 @@ class Explanation:
     changed: bool = False
     folder: bool = False
     indexed_files: int | None = None  # indexed files at or under the path (None: no readable index)
-    # a folder the walk enters: what it skips under it, ((reason, count, first paths), ...), most first
+    # a folder the walk enters: what it skips under it, ((reason, count, every path), ...), most
+    # first; describe() shows the first SKIPPED_EXAMPLES of each, to_dict() all of them
     skipped: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     # an indexed file that git tracks although an ignore rule matches it: that rule, `.gitignore:1:tests/`
     tracked_despite: str | None = None
@@ -93,8 +94,9 @@ class Explanation:
         if total:
             count += f", {total} skipped"
         lines = [f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"]
-        for reason, n, first in self.skipped:
-            more = f" (and {n - len(first)} more)" if n > len(first) else ""
+        for reason, n, found in self.skipped:
+            first = found[:SKIPPED_EXAMPLES]
+            more = f" (and {n - len(first)} more; `--json` lists every path)" if n > len(first) else ""
             lines.append(f"  {reason} {n}: {', '.join(map(shown_name, first))}{more}")
         return "\n".join(lines)
 
@@ -106,7 +108,8 @@ class Explanation:
                    if self.folder and self.eligible else {})}
 
 
-# What a folder's explanation lists of its skipped paths: this many per reason.
+# What a folder's one-line-per-reason explanation shows of its skipped paths: this many per reason
+# (the JSON has them all: a new user could not find out which "5 more" were skipped).
 SKIPPED_EXAMPLES = 3
 # Folders every project has, rejected by rule: saying so under `--explain .` tells nobody anything.
 _ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
@@ -115,7 +118,7 @@ _ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
 def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     """What the walk (:func:`paqad.index.discover.discover`) rejects at or under the
     project-relative ``folder`` (``""``: the whole project; else ending in ``/``): per reason
-    code, the count and the first :data:`SKIPPED_EXAMPLES` paths (a folder not entered counts
+    code, the count and every path in walk order (a folder not entered counts
     once, as ``name/``), the most frequent reason first; ``.git`` and ``.paqad`` are left out,
     folders or a git worktree's ``.git`` file. ``max_file_size`` in bytes."""
     from paqad.index.discover import discover
@@ -126,7 +129,7 @@ def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[st
                 and decision.path.rsplit("/", 1)[-1] != ".git"):  # a worktree's or submodule's pointer file
             grouped.setdefault(decision.reason, []).append(decision.path)
     ordered = sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    return tuple((reason, len(found), tuple(found[:SKIPPED_EXAMPLES])) for reason, found in ordered)
+    return tuple((reason, len(found), tuple(found)) for reason, found in ordered)
 
 
 def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str = "") -> Explanation:

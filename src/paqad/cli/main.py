@@ -120,8 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         if exc.errno not in _ENVIRONMENT_ERRNOS:
             return _internal_error(exc)
         where = f" {exc.filename}" if exc.filename else ""
-        click.echo(f"paqad-ai: error: cannot use{where}: {exc.strerror}; check that .paqad/ is writable "
-                   "(the committed index is unchanged)", err=True)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # writable, but full: say where to free space
+            folder = os.path.dirname(exc.filename) if exc.filename else "."
+            fix = f"free space on the disk holding {folder} (see `df -h {folder}`), then run the command again"
+        elif exc.errno in (errno.EEXIST, errno.ENOTDIR):  # mkdir of .paqad/vectors where a file is
+            fix = "a file stands where paqad-ai keeps a folder: move or delete it, then run the command again"
+        else:
+            fix = "check that .paqad/ is writable"
+        click.echo(f"paqad-ai: error: cannot use{where}: {exc.strerror}; {fix} (the committed index is unchanged)",
+                   err=True)
         return 2
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so, never as the user's error
         return _internal_error(exc)
@@ -129,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # Errors of the machine, not of paqad-ai: permission denied, read-only file system, disk full, quota.
-_ENVIRONMENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT})
+# A file where a folder must be (`.paqad/vectors` as a file: EEXIST from mkdir, ENOTDIR below it).
+_ENVIRONMENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EEXIST,
+                                 errno.ENOTDIR})
 
 
 def _internal_error(exc: BaseException) -> int:

@@ -325,8 +325,13 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
             _note("embedding the chunks still without vectors (the index stays searchable; Ctrl-C stops, "
                   "the next refresh continues) ...")
 
-    outcome = refresh_context(paths, announce=announce)
-    if outcome.backlog_embedded and not quiet:
+    from paqad.cli.progress import PlainProgress
+
+    # like probe's sync: silent when quick, a line every few seconds once a stage runs long
+    outcome = refresh_context(paths, announce=announce, progress=None if quiet else PlainProgress(chatty=False))
+    if outcome.backlog_failed and not quiet:
+        _note(outcome.backlog_failed)
+    elif outcome.backlog_embedded and not quiet:
         _note(f"embedded {outcome.backlog_embedded} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
 
 

@@ -33,6 +33,7 @@ from paqad.deliver.intent import Intent, classify
 from paqad.deliver.query import Query, choose_query, in_git_work_tree, read_last_prompt
 from paqad.deliver.render import render_section
 from paqad.deliver.session_file import write_section
+from paqad.index.sync import Progress
 from paqad.jobs.sync_policy import REFRESH, SyncOutcome, SyncState
 from paqad.jobs.sync_search import BudgetedSearch, SearchAsk, search_within_budget
 from paqad.search import load_embedder
@@ -55,6 +56,16 @@ class RefreshOutcome:
     backlog: bool = False  # chunks are left without vectors: embedding continues after the refresh
     backlog_embedded: int = 0  # chunks that embedding gave a vector, in backlog_seconds
     backlog_seconds: float = 0.0
+    backlog_failed: str | None = None  # why embedding those chunks stopped (they stay keyword-only until the next refresh)
+
+
+class _LogFile(logging.FileHandler):
+    """``.paqad/logs/<where>.log``, whose write can fail like the failure it records (a full
+    disk): that write is dropped, not shown as logging's "--- Logging error ---" traceback on
+    the user's console (seen in `rag refresh-context` on a full disk)."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        pass
 
 
 def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
@@ -67,7 +78,7 @@ def log_failure(paths: ProjectPaths, where: str, exc: BaseException) -> None:
             logger.removeHandler(old)  # another project's log (one process may serve several)
             old.close()
         if not logger.handlers:
-            handler = logging.FileHandler(target, encoding="utf-8")
+            handler = _LogFile(target, encoding="utf-8")
             handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
             logger.addHandler(handler)
             logger.propagate = False
@@ -105,21 +116,29 @@ def _prompt_stamp(paths: ProjectPaths) -> str | None:
 
 
 def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
-                    announce: Callable[[RefreshOutcome], None] | None = None) -> RefreshOutcome:
+                    announce: Callable[[RefreshOutcome], None] | None = None,
+                    progress: Progress | None = None) -> RefreshOutcome:
     """Sync, choose the query, search, write the section; then, when chunks are left without
     vectors (an interrupted build), embed them. Returns the outcome and its one-line summary.
 
     ``announce`` hears the outcome once, as soon as it is known and before that embedding starts
     (the CLI prints it then); the returned outcome's ``backlog_embedded`` and ``summary``, and the
-    last-refresh record, add what the embedding did.
+    last-refresh record, add what the embedding did. ``progress(stage, done, total)`` hears the
+    sync and that embedding (:data:`paqad.index.sync.Progress`; a refresh run by hand after a
+    large change embeds for minutes).
     """
-    outcome, settings = _refresh(paths, settings)
+    outcome, settings = _refresh(paths, settings, progress)
     if announce is not None:
         announce(outcome)
     if outcome.backlog and settings is not None:
         began = time.perf_counter()
-        done = _continue_embedding(paths, settings)
-        if done:
+        done, failure = _continue_embedding(paths, settings, progress)
+        if failure is not None:
+            why = embedding_stopped(paths, failure)
+            outcome = dataclasses.replace(outcome, summary=f"{outcome.summary}; {why}", backlog_failed=why,
+                                          backlog_embedded=done, backlog_seconds=time.perf_counter() - began)
+            record_last_refresh(paths, outcome.summary, outcome.seconds + outcome.backlog_seconds)
+        elif done:
             seconds = time.perf_counter() - began
             outcome = dataclasses.replace(
                 outcome, summary=f"{outcome.summary}; then embedded {done} chunks left without vectors in {seconds:.1f}s",
@@ -128,7 +147,8 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
     return outcome
 
 
-def _refresh(paths: ProjectPaths, settings: Settings | None) -> tuple[RefreshOutcome, Settings | None]:
+def _refresh(paths: ProjectPaths, settings: Settings | None,
+             progress: Progress | None = None) -> tuple[RefreshOutcome, Settings | None]:
     started = time.perf_counter()
     try:
         settings = settings or load_settings(paths)
@@ -145,31 +165,41 @@ def _refresh(paths: ProjectPaths, settings: Settings | None) -> tuple[RefreshOut
         outcome = RefreshOutcome("nothing done")
         for _ in range(MAX_CATCH_UP_ROUNDS):
             stamp = _prompt_stamp(paths)
-            outcome = _refresh_once(paths, settings, started)
+            outcome = _refresh_once(paths, settings, started, progress)
             if _prompt_stamp(paths) == stamp:
                 break
     record_last_refresh(paths, outcome.summary, outcome.seconds)
     return outcome, settings
 
 
-def _continue_embedding(paths: ProjectPaths, settings: Settings) -> int:
+def _continue_embedding(paths: ProjectPaths, settings: Settings,
+                        progress: Progress | None = None) -> tuple[int, BaseException | None]:
     """Embed the chunks an interrupted build left without vectors, after the section is written;
-    returns how many got a vector.
+    returns how many got a vector (0 when another process embeds or no model loads) and the
+    failure that stopped it, if any (logged; the next refresh tries again).
 
     One embedder at a time (``state/embed.lock``); it lets go of the writer lock between
     batches, so the next prompts' refreshes still sync edited files.
     """
     with _refresh_lock(paths, "embed.lock") as held:
         if not held:
-            return 0
+            return 0, None
         embedder, _ = load_embedder(paths, settings)
         if embedder is None:
-            return 0
+            return 0, None
         try:
-            return embed_backlog(paths, settings, embedder)
+            return embed_backlog(paths, settings, embedder, progress=progress), None
         except Exception as exc:  # noqa: BLE001 - the next refresh tries again
             log_failure(paths, "refresh", exc)
-            return 0
+            return 0, exc
+
+
+def embedding_stopped(paths: ProjectPaths, exc: BaseException) -> str:
+    """The refresh's words for embedding that stopped; a full disk says what to do and where."""
+    line = f"embedding the chunks without vectors stopped ({exc}); they match by keywords until the next refresh"
+    if store_mod.is_disk_full(exc):
+        line += f"; free space on the disk holding {paths.paqad_dir} (see `df -h {paths.paqad_dir}`)"
+    return line
 
 
 def sync_failed_summary(paths: ProjectPaths, exc: BaseException) -> str:
@@ -180,13 +210,15 @@ def sync_failed_summary(paths: ProjectPaths, exc: BaseException) -> str:
     return line
 
 
-def _refresh_once(paths: ProjectPaths, settings: Settings, started: float) -> RefreshOutcome:
+def _refresh_once(paths: ProjectPaths, settings: Settings, started: float,
+                  progress: Progress | None = None) -> RefreshOutcome:
     embedder, degraded = load_embedder(paths, settings)
     if embedder is None:
         _log_refresh_warning(paths, degraded.words if degraded else "embedding model unavailable")
     round_ = _Round(paths, settings, degraded)
     try:
-        done = search_within_budget(paths, settings, round_.ask, policy=REFRESH, embedder=embedder, degraded=degraded)
+        done = search_within_budget(paths, settings, round_.ask, policy=REFRESH, embedder=embedder, degraded=degraded,
+                                    progress=progress)
         if done.sync.error is not None:  # logged; a stale index was searched by keywords, any other failure stops
             log_failure(paths, "refresh", done.sync.error)
         if done.sync.state is SyncState.FAILED:  # keep the previous index and section

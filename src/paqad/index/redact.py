@@ -48,16 +48,22 @@ _TOKENS = tuple((prefix, re.compile(re.escape(prefix) + body + r"(?![A-Za-z0-9])
 # spaces, dots or brackets (``token = os.environ["TOKEN"]`` and ``password = get_password()``
 # are code, not values). Only lines naming a secret are scanned: values first, then the name
 # just before each (a regex scan of every file costs 0.2-0.5 s per MB).
+# Between the name and the value may stand a declared type (Rust ``API_KEY: &'static str``,
+# TypeScript, Kotlin, Swift and Python ``apiKey: String``, Go ``apiKey string``), then ``=``,
+# ``:``, Go's ``:=`` or Ruby/PHP's ``=>``, then a quote (``"``, ``'``, a backtick, triple quotes).
+# Seen leaking on a Rust project before: ``pub const API_SECRET_KEY: &str = "..."``.
 _VALUE = re.compile(r"[A-Za-z0-9/+_-]{16,}={0,2}")  # base64 padding, not `name=value`
 _SECRET_NAME_BEFORE = re.compile(
     r"(?i)(?:secret|password|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|private[_-]?key)"
-    r"[A-Za-z0-9_-]{0,40}[\"']?\s*[:=]\s*[\"']?\Z"
+    r"[A-Za-z0-9_-]{0,40}[\"']?"
+    r"(?:\s*:\s*&?(?:'static\s+)?[A-Za-z_][A-Za-z0-9_.]*\??|\s+[A-Za-z_][A-Za-z0-9_]*)?"
+    r"\s*(?::=|=>|[:=])\s*(?:\"\"\"|'''|[\"'`])?\Z"
 )
 _NAME_WINDOW = 80  # characters before a value searched for the name
 # Lower-case pieces of those names: a line holding none of them is not scanned at all.
 _SECRET_NAME_PARTS = ("secret", "passw", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key",
                       "auth_token", "authtoken", "auth-token", "private_key", "privatekey", "private-key")
-_VALUE_ENDS = frozenset("\"' \t\r\n,;")
+_VALUE_ENDS = frozenset("\"'` \t\r\n,;")
 
 
 def _keep_lines(match: re.Match[str]) -> str:

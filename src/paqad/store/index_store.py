@@ -64,13 +64,18 @@ class IndexStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
+        """One write transaction; a full disk rolls it back and raises ``OSError(ENOSPC)``
+        naming the index file, as the file system says it for every other file (SQLite's own
+        "database or disk is full" names no file and is no ``OSError``)."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield
             self.db.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error) and is_disk_full(exc):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.paths.index_db)) from exc
             raise
 
     @contextmanager
