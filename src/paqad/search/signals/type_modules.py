@@ -60,19 +60,13 @@ def applies(context: RankingContext) -> bool:
     return info.kind != SYMBOL and context.file_text is not None and not _TYPE_WORDS.search(info.text)
 
 
+def _typescript(path: str) -> bool:
+    return path.endswith(_SUFFIXES) and not path.endswith(_STUB_SUFFIXES)
+
+
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores x ``type_module_prior`` on the chunks of type-only TypeScript modules (prose questions)."""
     if not applies(context):
         return scores
-    assert context.file_text is not None
-    verdicts: dict[str, bool] = {}
-    out = dict(scores)
-    for cid in scores:
-        path = context.rows[cid].path
-        if not path.endswith(_SUFFIXES) or path.endswith(_STUB_SUFFIXES) or path in context.named_paths:
-            continue
-        if path not in verdicts:
-            verdicts[path] = is_type_module(context.file_text(path))
-        if verdicts[path]:
-            out[cid] *= context.options.type_module_prior
-    return out
+    return context.files_scaled(scores, _typescript, lambda _path, text: is_type_module(text),
+                                context.options.type_module_prior)
