@@ -193,6 +193,11 @@ class RankingOptions:
     # (dev: Java 0.784 -> 0.792 but JavaScript 0.902 -> 0.901, ws-11)
     sibling_share: float = 1.0
     feature_catalog_prior: float = 0.5  # questions not asking for features/options: a ...Feature/...Capability type
+    # issue 24, round 7 (bench/README.md "Round 7: dev projects for C++, Rust, Java, TypeScript")
+    type_module_prior: float = 1.0  # questions not asking for types: a type-only TypeScript module (signals.type_modules)
+    # questions not asking which error: a short exception-class file x this (signals.error_types); dev 0.882 -> 0.884,
+    # PHP 0.819 -> 0.829, test and the git-mined set unchanged
+    error_type_prior: float = 0.7
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -242,10 +247,9 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
                "canonical_prefix_modules": False, "text_types": False, "constant_shapes": False,
                "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0,
                "long_symbol_share": 1.0, "dotted_versions": False, "docs_data": False}
-
-
-# round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off
-ROUND_7_OFF = {"delegate_share": 0.0}
+# round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
+# round-6-default, round-5-default and round-4-default too)
+ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -311,9 +315,17 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
         "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF),
-        # round 7: a facade's delegates over it (signals.delegates) off; = main 5fbd236's default
-        "no-delegates": replace(default, **ROUND_7_OFF),
+        # round 7: a facade's delegates over it (signals.delegates) off
+        "no-delegates": replace(default, delegate_share=0.0),
         "round-6-default": replace(default, **ROUND_7_OFF),
+    }
+
+
+def _round_7(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 7 (the new dev projects): each technique on where it was measured."""
+    return {
+        "with-type-modules": replace(default, type_module_prior=0.7),  # stub_prior's factor; measured, left off
+        "no-error-types": replace(default, error_type_prior=1.0),
     }
 
 
@@ -365,6 +377,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_symbols(default))
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
+    configs.update(_round_7(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -20,7 +20,9 @@ then issue 24's round-4 signals (symbols across packages, name shapes, module qu
 variants and version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS`
 and each module; ``platform_twins`` runs before saturation), round 6's C/C++/Java signals
 (``release_copies``, ``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
-``parallel_siblings`` off by default), and last (issue 19) three that never move a file:
+``parallel_siblings`` off by default), round 7's ``error_types`` (a short exception-class file
+below the code that throws it in a question; ``type_modules``, type-only TypeScript modules, off
+by default), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
@@ -34,12 +36,12 @@ from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
 from paqad.search.signals import (central_files, coherence, community_files, definitions, delegates, docstring_chunks,
-                                  dominant_file, error_literals, feature_catalogs, file_stems, file_support,
+                                  dominant_file, error_literals, error_types, feature_catalogs, file_stems, file_support,
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
                                   platform_variants, prompt_waivers, record_data, reexports, release_copies, saturation,
-                                  symbol_words, title_names)
+                                  symbol_words, title_names, type_modules)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -106,6 +108,9 @@ PIPELINE: tuple[Signal, ...] = (
            lambda o: o.priors and (o.inline_pair_prior < 1.0 or o.inline_pair_lift > 0.0)),
     Signal("parallel_siblings", parallel_siblings.apply, lambda o: o.sibling_share < 1.0),
     Signal("feature_catalogs", feature_catalogs.apply, lambda o: o.priors and o.feature_catalog_prior < 1.0),
+    # issue 24, round 7: type-only TypeScript modules below the code for questions
+    Signal("type_modules", type_modules.apply, lambda o: o.priors and o.type_module_prior < 1.0),
+    Signal("error_types", error_types.apply, lambda o: o.priors and o.error_type_prior < 1.0),
     # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),

@@ -51,6 +51,27 @@ class RankingContext:
             by_file.setdefault(self.rows[cid].path, []).append(cid)
         return by_file
 
+    def files_scaled(self, scores: Mapping[int, float], wanted: Callable[[str], bool],
+                     is_hit: Callable[[str, str], bool], factor: float) -> dict[int, float]:
+        """``scores`` with every chunk of a file x ``factor`` when ``wanted(path)`` (a cheap test
+        of the path) and ``is_hit(path, text)`` (the file's text from :attr:`file_text`, read once
+        per file) hold; files the query names are left as they are. Needs :attr:`file_text`
+        (None: ``scores`` unchanged). The shape of round 7's file-kind priors (error_types,
+        type_modules)."""
+        out = dict(scores)
+        if self.file_text is None:
+            return out
+        verdicts: dict[str, bool] = {}
+        for cid in scores:
+            path = self.rows[cid].path
+            if path in self.named_paths or not wanted(path):
+                continue
+            if path not in verdicts:
+                verdicts[path] = is_hit(path, self.file_text(path))
+            if verdicts[path]:
+                out[cid] *= factor
+        return out
+
     @cached_property
     def definition_shares(self) -> dict[int, float]:
         """Chunk id -> how strongly it defines a query identifier, in (0, 1] (see definitions)."""
