@@ -1,0 +1,130 @@
+"""Issue 24, round 7: the two rules for C/C++ words that name everything (signals.namespace_symbols,
+signals.common_path_words), on hand-made rows with the exact factors they leave."""
+
+from __future__ import annotations
+
+import pytest
+
+from paqad.search import RankingOptions, ablations
+from paqad.search.analysis import analyze
+from paqad.search.signals import RankingContext, path_words, symbol_words
+from paqad.search.signals.common_path_words import common_words
+from paqad.search.signals.namespace_symbols import namespace_names, namespace_pattern
+from paqad.store import ChunkRow
+
+HEADER = "include/leveldb/db.h"
+HEADER_TEXT = "namespace leveldb {\n\n// A DB is a persistent ordered map from keys to values.\nclass DB {\n public:\n"
+
+
+def _row(cid: int, path: str, language: str, symbol: str | None, text: str) -> ChunkRow:
+    return ChunkRow(path=path, start_line=cid * 20, end_line=cid * 20 + 19, language=language, symbol=symbol,
+                    kind="function", signature=None, text=text, id=cid)
+
+
+# leveldb as the index holds it: a `.h` cut with the C grammar names its namespace's pieces `leveldb`
+ROWS = {
+    1: _row(1, HEADER, "c", "leveldb", HEADER_TEXT),
+    2: _row(2, HEADER, "c", "leveldb", "  virtual Status Recover() = 0;\n"),
+    3: _row(3, "db/db_impl.cc", "cpp", "DBImpl.Recover", "Status DBImpl::Recover(VersionEdit* edit) {\n"),
+    4: _row(4, "db/c.cc", "cpp", "leveldb_open", "leveldb_t* leveldb_open(const leveldb_options_t* options) {\n"),
+}
+
+
+def _context(query: str, options: RankingOptions, rows=ROWS, file_chunks=None) -> RankingContext:
+    return RankingContext(info=analyze(query), options=options, rows=rows, best=1.0, definitions=(),
+                          named_paths=frozenset(), exempt=frozenset(),
+                          file_text=lambda path: HEADER_TEXT if path == HEADER else "",
+                          file_chunks=file_chunks or {})
+
+
+def test_a_namespace_is_found_in_a_candidate_or_its_file_and_only_in_c_family_chunks():
+    assert namespace_pattern("leveldb").search("namespace leveldb {")
+    assert namespace_pattern("re2").search("inline namespace re2\n{")
+    assert not namespace_pattern("leveldb").search("namespace leveldb_internal {")
+    context = _context("how does leveldb recover the database after a crash", RankingOptions(namespace_symbols=True))
+    assert namespace_names(context, [1, 2, 3, 4]) == frozenset({"leveldb"})
+    # row 2 alone holds no `namespace` line: its file's text does
+    assert namespace_names(context, [2]) == frozenset({"leveldb"})
+    python = {5: _row(5, "leveldb.py", "python", "leveldb", "namespace leveldb {\n")}
+    assert namespace_names(_context("leveldb", RankingOptions(), rows=python), [5]) == frozenset()
+
+
+def test_symbol_words_give_a_namespace_no_share_with_the_rule_on():
+    query = "how does leveldb recover the database after a crash"  # 5 words
+    scores = {cid: 1.0 for cid in ROWS}
+    before = symbol_words.apply(scores, _context(query, RankingOptions()))
+    assert before == pytest.approx({1: 1.1, 2: 1.1, 3: 1.1, 4: 1.1})  # 1 + 0.5 x 1/5 each
+    after = symbol_words.apply(scores, _context(query, RankingOptions(namespace_symbols=True)))
+    assert after == pytest.approx({1: 1.0, 2: 1.0, 3: 1.1, 4: 1.1})
+    assert ablations()["with-namespace-symbols"].namespace_symbols
+    off = RankingOptions(namespace_symbols=True, off=frozenset({"namespace_symbols"}))
+    assert symbol_words.apply(scores, _context(query, off)) == pytest.approx(before)
+
+
+# ten files, four in include/leveldb/: `leveldb` names 40 % of them
+FILES = {HEADER: 5, "include/leveldb/write_batch.h": 4, "include/leveldb/env.h": 6, "include/leveldb/table.h": 3,
+         "db/write_batch.cc": 9, "db/db_impl.cc": 80, "db/version_set.cc": 50, "util/env_posix.cc": 30,
+         "table/table.cc": 20, "util/coding.cc": 10}
+BATCH = {10: _row(10, "include/leveldb/write_batch.h", "c", None, "class WriteBatch {\n"),
+         11: _row(11, "db/write_batch.cc", "cpp", None, "void WriteBatch::Put(const Slice& key) {\n")}
+
+
+def test_a_word_naming_many_files_gives_no_path_word_share_above_the_threshold():
+    words = analyze("how does leveldb apply a write batch").words  # leveldb, apply, write, batch
+    assert common_words(words, FILES, 0.3) == frozenset({"leveldb"})
+    assert common_words(words, FILES, 0.5) == frozenset()
+    assert common_words(words, {}, 0.3) == frozenset()
+    query = "how does leveldb apply a write batch"
+    scores = {10: 1.0, 11: 1.0}
+    default = path_words.apply(scores, _context(query, RankingOptions(), rows=BATCH, file_chunks=FILES))
+    assert default == pytest.approx({10: 1.75, 11: 1.5})  # 3 of 4 words name the header, 2 the .cc
+    rule = RankingOptions(common_path_share=0.3)
+    assert path_words.apply(scores, _context(query, rule, rows=BATCH, file_chunks=FILES)) == pytest.approx(
+        {10: 1.5, 11: 1.5})
+    assert ablations()["with-common-path-words"].common_path_share == 0.1
+
+
+def _prior_context(query: str, options: RankingOptions, rows) -> RankingContext:
+    return RankingContext(info=analyze(query), options=options, rows=rows, best=1.0, definitions=(),
+                          named_paths=frozenset(), exempt=frozenset())
+
+
+def test_docs_code_is_prose_only_in_the_roots_docs_folder():
+    from paqad.search.signals import path_priors
+    from paqad.search.signals.docs_code import is_docs_code
+
+    assert is_docs_code("docs/build_website.py", "python")
+    assert is_docs_code("website/gatsby-node.js", "javascript")
+    assert is_docs_code("book/code/flags.cpp", "cpp")
+    assert not is_docs_code("crates/core/flags/doc/man.rs", "rust")  # a package's own doc/ module
+    assert not is_docs_code("docs/manual.yml", "yaml")  # data: docs_data's
+    assert not is_docs_code("src/execute.c", "c")
+    rows = {1: _row(1, "docs/build_website.py", "python", None, "def load_yml_file(fn):\n"),
+            2: _row(2, "src/execute.c", "c", None, "case FORK_OPT:\n")}
+    scores = {1: 1.0, 2: 1.0}
+    query = "how does try catch stop an error raised inside the body"
+    assert path_priors.apply(scores, _prior_context(query, RankingOptions(), rows)) == {1: 1.0, 2: 1.0}
+    assert path_priors.apply(scores, _prior_context(query, RankingOptions(docs_code=True), rows)) == {1: 0.5, 2: 1.0}
+    # a question about the docs waives the prose prior
+    docs = "how is the documentation website built"
+    assert path_priors.apply(scores, _prior_context(docs, RankingOptions(docs_code=True), rows)) == {1: 1.0, 2: 1.0}
+
+
+def test_a_crate_root_that_only_declares_and_reexports_is_a_barrel():
+    from paqad.search.signals import path_priors
+    from paqad.search.signals.crate_roots import is_crate_root_barrel
+
+    facade = "pub extern crate grep_cli as cli;\npub extern crate grep_matcher as matcher;\n"
+    roots = "//! Provides abstractions for working with bytes.\n\npub mod buf;\npub use crate::buf::{Buf, BufMut};\nmod bytes;\n"
+    code = "fn abort() -> ! {\n    panic!(\"abort\");\n}\n"
+    assert is_crate_root_barrel("crates/grep/src/lib.rs", "rust", facade)
+    assert is_crate_root_barrel("src/lib.rs", "rust", roots)
+    assert not is_crate_root_barrel("src/lib.rs", "rust", code)
+    assert not is_crate_root_barrel("src/bytes.rs", "rust", roots)
+    rows = {1: _row(1, "src/lib.rs", "rust", None, roots), 2: _row(2, "src/lib.rs", "rust", "abort", code)}
+    scores = {1: 1.0, 2: 1.0}
+    query = "how does Buf read integers in big endian"
+    assert path_priors.apply(scores, _prior_context(query, RankingOptions(), rows)) == {1: 1.0, 2: 1.0}
+    assert path_priors.apply(scores, _prior_context(query, RankingOptions(crate_roots=True), rows)) == {1: 0.5, 2: 1.0}
+    crate = "how is the crate organised"  # a question about a crate waives the barrel prior
+    assert path_priors.apply(scores, _prior_context(crate, RankingOptions(crate_roots=True), rows)) == {1: 1.0, 2: 1.0}
