@@ -84,30 +84,42 @@ def test_a_word_naming_many_files_gives_no_path_word_share_above_the_threshold()
     assert ablations()["with-common-path-words"].common_path_share == 0.1
 
 
-def _prior_context(query: str, options: RankingOptions, rows) -> RankingContext:
+def _prior_context(query: str, options: RankingOptions, rows, main=frozenset()) -> RankingContext:
     return RankingContext(info=analyze(query), options=options, rows=rows, best=1.0, definitions=(),
-                          named_paths=frozenset(), exempt=frozenset())
+                          named_paths=frozenset(), exempt=frozenset(), main_languages=main)
 
 
-def test_docs_code_is_prose_only_in_the_roots_docs_folder():
+def test_main_languages_are_a_quarter_or_more_of_the_code_files():
+    from paqad.search.signals.docs_code import main_languages
+
+    jq = ["src/execute.c", "src/jv.c", "src/jv.h", "src/main.c", "docs/build_website.py", "docs/manual.yml",
+          "README.md", "src/parser.y"]
+    assert main_languages(jq) == frozenset({"c"})  # 4 of 6 code files; python and yacc 1 each
+    assert main_languages(["README.md", "docs/a.yml"]) == frozenset()
+    assert main_languages(["a.ts", "b.ts", "website/c.js"]) == frozenset({"typescript", "javascript"})
+
+
+def test_docs_code_is_prose_only_in_the_roots_docs_folder_and_another_language():
     from paqad.search.signals import path_priors
     from paqad.search.signals.docs_code import is_docs_code
 
-    assert is_docs_code("docs/build_website.py", "python")
-    assert is_docs_code("website/gatsby-node.js", "javascript")
-    assert is_docs_code("book/code/flags.cpp", "cpp")
-    assert not is_docs_code("crates/core/flags/doc/man.rs", "rust")  # a package's own doc/ module
-    assert not is_docs_code("docs/manual.yml", "yaml")  # data: docs_data's
-    assert not is_docs_code("src/execute.c", "c")
+    c = frozenset({"c"})
+    assert is_docs_code("docs/build_website.py", "python", c)
+    assert is_docs_code("website/gatsby-node.js", "javascript", frozenset({"typescript"}))
+    assert not is_docs_code("book/code/flags.cpp", "cpp", frozenset({"cpp"}))  # the project's own language
+    assert not is_docs_code("docs/conf.py", "python", frozenset({"python"}))
+    assert not is_docs_code("crates/core/flags/doc/man.rs", "python", frozenset({"rust"}))  # not the root's
+    assert not is_docs_code("docs/manual.yml", "yaml", c)  # data: docs_data's
+    assert not is_docs_code("docs/build_website.py", "python", frozenset())  # unknown languages
     rows = {1: _row(1, "docs/build_website.py", "python", None, "def load_yml_file(fn):\n"),
             2: _row(2, "src/execute.c", "c", None, "case FORK_OPT:\n")}
     scores = {1: 1.0, 2: 1.0}
     query = "how does try catch stop an error raised inside the body"
-    assert path_priors.apply(scores, _prior_context(query, RankingOptions(), rows)) == {1: 1.0, 2: 1.0}
-    assert path_priors.apply(scores, _prior_context(query, RankingOptions(docs_code=True), rows)) == {1: 0.5, 2: 1.0}
+    assert path_priors.apply(scores, _prior_context(query, RankingOptions(docs_code=False), rows, c)) == {1: 1.0, 2: 1.0}
+    assert path_priors.apply(scores, _prior_context(query, RankingOptions(docs_code=True), rows, c)) == {1: 0.5, 2: 1.0}
     # a question about the docs waives the prose prior
     docs = "how is the documentation website built"
-    assert path_priors.apply(scores, _prior_context(docs, RankingOptions(docs_code=True), rows)) == {1: 1.0, 2: 1.0}
+    assert path_priors.apply(scores, _prior_context(docs, RankingOptions(docs_code=True), rows, c)) == {1: 1.0, 2: 1.0}
 
 
 def test_a_crate_root_that_only_declares_and_reexports_is_a_barrel():

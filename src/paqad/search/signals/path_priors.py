@@ -57,7 +57,7 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
         kinds = path_kinds(row.path, row.language, row.text)
         if context.options.docs_data and "prose" not in kinds and is_docs_data(row.path, row.language):
             kinds = kinds | {"prose"}  # a docs site's page kept as YAML/JSON: prose and data
-        if context.options.docs_code and "prose" not in kinds and is_docs_code(row.path, row.language):
+        if context.options.docs_code and "prose" not in kinds and is_docs_code(row.path, row.language, context.main_languages):
             kinds = kinds | {"prose"}  # a docs build script or a docs site's code (issue 24, round 7)
         if context.options.crate_roots and "barrel" not in kinds and is_crate_root_barrel(row.path, row.language, row.text):
             kinds = kinds | {"barrel"}  # a Rust lib.rs that only declares and re-exports (round 7)
