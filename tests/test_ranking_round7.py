@@ -1,5 +1,7 @@
-"""Issue 24, round 7: the two rules for C/C++ words that name everything (signals.namespace_symbols,
-signals.common_path_words), on hand-made rows with the exact factors they leave."""
+"""Issue 24, round 7: the rules of this round, on hand-made rows with the exact factors they leave
+(signals.namespace_symbols, signals.common_path_words, signals.docs_code, signals.crate_roots), and
+``docs_code`` on a real index of a tiny C project with the real model (the docs build script first
+with the rule off, the C file that implements the behaviour first with it on)."""
 
 from __future__ import annotations
 
@@ -140,3 +142,84 @@ def test_a_crate_root_that_only_declares_and_reexports_is_a_barrel():
     assert path_priors.apply(scores, _prior_context(query, RankingOptions(crate_roots=True), rows)) == {1: 0.5, 2: 1.0}
     crate = "how is the crate organised"  # a question about a crate waives the barrel prior
     assert path_priors.apply(scores, _prior_context(crate, RankingOptions(crate_roots=True), rows)) == {1: 1.0, 2: 1.0}
+
+
+# A C interpreter whose docs folder holds the Python script that builds the manual's pages: the
+# script repeats the words of the manual's section on try/catch, the C file implements it.
+EXECUTE_C = """#include "execute.h"
+
+/* Run the bytecode of a program. */
+jv execute_next(struct state *s) {
+  for (;;) {
+    switch (*s->pc++) {
+    case TRY_BEGIN:
+      push_handler(s, s->pc + *s->pc);
+      break;
+    case ERRORK:
+      if (has_handler(s)) {
+        jv message = pop_error(s);
+        s->pc = pop_handler(s);      /* to the catch */
+        push(s, message);
+        break;
+      }
+      return raise_error(s);
+    }
+  }
+}
+"""
+
+COMPILE_C = """#include "compile.h"
+
+/* Compile the parsed program into bytecode blocks. */
+block gen_const(jv value) {
+  return inst_block(LOADK, value);
+}
+
+block gen_call(const char *name, block args) {
+  return block_join(args, inst_named(CALL_JQ, name));
+}
+"""
+
+BUILD_MANUAL_PY = '''"""Build the manual's HTML pages from docs/content/manual.yml."""
+import yaml
+
+
+def render_section(section):
+    """One section of the manual, e.g. try/catch: how try catch stops an error raised inside the
+    body and hands its message to the handler, with the section's examples."""
+    title = section["title"]
+    body = section.get("body", "")
+    examples = "".join(f"<pre>{e['program']}</pre>" for e in section.get("examples", []))
+    return f"<h2>{title}</h2>{body}{examples}"
+
+
+def build(path="docs/content/manual.yml"):
+    with open(path) as f:
+        manual = yaml.safe_load(f)
+    return "".join(render_section(s) for s in manual["sections"])
+'''
+
+# five C files and one Python script: C is the project's language (a quarter or more), Python is not
+INTERPRETER = {"src/execute.c": EXECUTE_C, "src/compile.c": COMPILE_C,
+               "src/main.c": "#include \"execute.h\"\nint main(int argc, char **argv) { return run(argc, argv); }\n",
+               "src/jv.c": "#include \"jv.h\"\n\njv jv_number(double x) {\n  jv j = {JV_KIND_NUMBER, x};\n  return j;\n}\n",
+               "src/jv_print.c": "#include \"jv.h\"\n\nvoid jv_dump(jv x, int flags) {\n  fputs(jv_string_value(jv_dump_string(x, flags)), stdout);\n}\n",
+               "docs/build_manual.py": BUILD_MANUAL_PY}
+
+
+@pytest.fixture(scope="module")
+def interpreter(tmp_path_factory, paqad_home):
+    from conftest import build_index
+
+    return build_index(tmp_path_factory.mktemp("round7") / "interpreter", INTERPRETER, paqad_home)
+
+
+@pytest.mark.model
+def test_the_docs_build_script_ranks_below_the_c_code_it_documents(interpreter):
+    from conftest import ranked_files
+
+    query = "how does try catch stop an error raised inside the body and hand its message to the handler?"
+    with_rule = ranked_files(interpreter, query)
+    without = ranked_files(interpreter, query, RankingOptions(docs_code=False))
+    assert without.index("docs/build_manual.py") < without.index("src/execute.c")
+    assert with_rule.index("src/execute.c") < with_rule.index("docs/build_manual.py")
