@@ -114,12 +114,24 @@ class RankingOptions:
     prose_prior: float = 0.5
     data_prior: float = 0.5
     docs_data: bool = True  # a data file under docs/ (a docs site's YAML pages) x prose_prior too (issue 24, round 6)
+    # round 7: a code file in the root's docs/, website/, book/ in a language not the project's own is
+    # prose too (signals.docs_code; dev C 0.883 -> 0.890 from jq's docs/*.py, test unchanged)
+    docs_code: bool = True
+    # round 7: a Rust lib.rs that only declares/re-exports is a barrel (signals.crate_roots); measured,
+    # left off: dev Rust 0.965 -> 0.966, test Rust 0.844 -> 0.836 and def@1 0.920 -> 0.908
+    crate_roots: bool = False
     module_barrels: bool = True  # a question about a module/package: its barrel (mod.rs, __init__.py) unpenalised
     templates_prior: float = 1.0  # issue/PR templates, docs conf.py; measured, left off (bench/README.md)
     # prose queries: words naming the file or its folder
     path_words: bool = True
     path_word_boost: float = 1.0
     symbol_word_boost: float = 0.5  # and words naming parts of the chunk's symbol
+    # issue 24, round 7: a C++ namespace's name (`namespace leveldb {`, which the C grammar of a `.h`
+    # records as a function `leveldb`) gets no symbol-word share (signals.namespace_symbols)
+    namespace_symbols: bool = False  # measured, left off: moves no dev or test case
+    # issue 24, round 7: a query word naming the stem or folder of more than this share of the indexed
+    # files (the project's name: include/leveldb/) gives no path-word share (signals.common_path_words)
+    common_path_share: float = 1.0  # measured, left off: dev 0.879 -> 0.878 at 0.1, leave-project-out 0.877
     # issue 24, round 5 (file level of prose questions; bench/README.md "Ranking, round 5")
     central_prior: float = 0.0  # architecture questions: (file chunks / median) ** this; measured, left off
     file_stem_boost: float = 0.0  # questions saying every part of a file's name; measured, left off
@@ -249,7 +261,7 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
                "long_symbol_share": 1.0, "dotted_versions": False, "docs_data": False}
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
-ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0}
+ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -371,6 +383,12 @@ def ablations() -> dict[str, RankingOptions]:
         "no-passage-order": replace(default, passage_bm25_weight=0.0),
         "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),
+        "with-namespace-symbols": replace(default, namespace_symbols=True),  # issue 24, round 7
+        "with-common-path-words": replace(default, common_path_share=0.1),
+        "no-docs-code": replace(default, docs_code=False),
+        "with-crate-roots": replace(default, crate_roots=True),
+        # round 7: the two measured and left off on together (docs_code is on); common_path_words lost on dev
+        "with-weak-langs-off-rules": replace(default, namespace_symbols=True, crate_roots=True),
     }
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_prose(default))

@@ -80,11 +80,18 @@ def _path_only_kinds(path: str, language: str) -> frozenset[str]:
 def path_kinds(path: str, language: str, text: str) -> frozenset[str]:
     """Which :data:`PRIOR_KINDS` a chunk's file (and, for barrels, its text) falls under."""
     kinds = _path_only_kinds(path, language)
-    if _BARREL_NAMES.search(path):
-        lines = [line for line in text.split("\n") if line.strip()]
-        if lines and sum(1 for line in lines if _REEXPORT_LINE.match(line)) >= 0.8 * len(lines):
-            kinds = kinds | {"barrel"}
+    if _BARREL_NAMES.search(path) and is_reexport_text(text):
+        kinds = kinds | {"barrel"}
     return kinds
+
+
+def is_reexport_text(text: str, also: re.Pattern[str] | None = None) -> bool:
+    """True when 80 % or more of a chunk's non-blank lines only import, re-export, declare a
+    module or comment (a barrel's text: ``pub use crate::buf::Buf;``, ``export * from './x'``);
+    ``also``: more lines that count (a caller's language-specific forms)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    counted = sum(1 for line in lines if _REEXPORT_LINE.match(line) or (also is not None and also.match(line)))
+    return bool(lines) and counted >= 0.8 * len(lines)
 
 
 def is_docs_data(path: str, language: str) -> bool:

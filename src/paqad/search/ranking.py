@@ -178,6 +178,20 @@ def _exempt(store: store_mod.IndexStore) -> frozenset[str]:
     return _EXEMPT[key]
 
 
+_MAIN_LANGUAGES: dict[tuple[int, int], frozenset[str]] = {}
+
+
+def _main_languages(store: store_mod.IndexStore) -> frozenset[str]:
+    """:func:`~paqad.search.signals.docs_code.main_languages` of the index, once per generation."""
+    from paqad.search.signals.docs_code import main_languages
+
+    key = (id(store), store.generation)
+    if key not in _MAIN_LANGUAGES:
+        _MAIN_LANGUAGES.clear()
+        _MAIN_LANGUAGES[key] = main_languages(store.file_paths())
+    return _MAIN_LANGUAGES[key]
+
+
 _FILE_CHUNKS: dict[tuple[int, int], dict[str, int]] = {}
 
 
@@ -219,8 +233,10 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
         exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
-        # the files table is read only for central_files (off by default): not on every query path
-        file_chunks=_file_chunks(store) if options.priors and options.central_prior != 0.0 else {},
+        # the files table is read only for central_files and common_path_words (both off by default)
+        file_chunks=(_file_chunks(store) if (options.priors and options.central_prior != 0.0)
+                     or options.common_path_share < 1.0 else {}),
         file_lines=lambda path: _file_lines(store, path),
+        main_languages=_main_languages(store) if options.docs_code and options.priors else frozenset(),
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)

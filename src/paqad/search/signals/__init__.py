@@ -9,7 +9,10 @@ to score (not changed in place) and ``context`` is the query's read-only
 1. ``definitions``: chunks defining an identifier the query names gain a share of the best score;
 2. ``path_priors``: tests, examples, vendored copies, shims, barrels, stubs, changelogs, prose and
    data files multiplied down unless the query asks for them;
-3. ``path_words`` / 4. ``symbol_words``: prose words naming the file, its folder or its symbol;
+3. ``path_words`` / 4. ``symbol_words``: prose words naming the file, its folder or its symbol
+   (issue 24, round 7, both off by default: ``common_path_words`` leaves out a word naming most
+   files' paths, ``namespace_symbols`` a C++ namespace's name; ``path_priors`` reads ``docs_code``
+   and ``crate_roots``: code in the root's docs folder is prose, a declaring ``lib.rs`` a barrel);
 5. ``older``: the first release's factors (by default only ``code``: code over prose);
 6. ``coherence``: a file's best chunk gains from its siblings (off by default); ``file_support``:
    every chunk of a file gains a share of the file's second-best chunk (prose questions);

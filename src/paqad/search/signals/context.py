@@ -27,7 +27,9 @@ class RankingContext:
     ``bm25``: the BM25 score of the candidates the lexical pool holds (higher is better, absent: not
     in the pool), which a signal comparing chunks of one file reads (empty when not given);
     ``file_chunks``: every indexed file's chunk count (empty: unknown); ``file_lines``: an indexed
-    file's lines by their 1-based number, placed from its chunks' line ranges (None: unknown).
+    file's lines by their 1-based number, placed from its chunks' line ranges (None: unknown);
+    ``main_languages``: the languages of a quarter or more of the project's code files (read only
+    with ``docs_code`` on; empty: unknown).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -42,6 +44,7 @@ class RankingContext:
     bm25: Mapping[int, float] = field(default_factory=dict)
     file_chunks: Mapping[str, int] = field(default_factory=dict)  # path -> its chunk count (central_files)
     file_lines: Callable[[str], Mapping[int, str]] | None = None  # path -> line number -> line (docstring_chunks)
+    main_languages: frozenset[str] = frozenset()  # the project's own code languages (docs_code; empty: unknown)
 
     def files_best_first(self, scores: Mapping[int, float]) -> dict[str, list[int]]:
         """Path -> its candidates' chunk ids, best score first (ties by id); files in the order of

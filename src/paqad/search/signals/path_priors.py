@@ -2,7 +2,8 @@
 copies, compatibility shims, barrels, stubs, changelogs, prose, data; DESIGN §8.4).
 
 Each kind's factor is a :class:`~paqad.search.options.RankingOptions` field (``tests_prior``, ...);
-a data file under a docs folder is prose too (``docs_data``: a docs site's pages kept as YAML);
+a data file under a docs folder is prose too (``docs_data``: a docs site's pages kept as YAML), and
+so is a code file in the root's docs folder (``docs_code``: signals.docs_code);
 a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration; barrels when
 it asks about a module or package: ``module_barrels``), when it
 holds most of the project's code, and for every file the query names.
@@ -14,6 +15,8 @@ import re
 from typing import TYPE_CHECKING
 
 from paqad.search.priors import is_docs_data, path_kinds
+from paqad.search.signals.crate_roots import is_crate_root_barrel
+from paqad.search.signals.docs_code import is_docs_code
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -54,6 +57,10 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
         kinds = path_kinds(row.path, row.language, row.text)
         if context.options.docs_data and "prose" not in kinds and is_docs_data(row.path, row.language):
             kinds = kinds | {"prose"}  # a docs site's page kept as YAML/JSON: prose and data
+        if context.options.docs_code and "prose" not in kinds and is_docs_code(row.path, row.language, context.main_languages):
+            kinds = kinds | {"prose"}  # a docs build script or a docs site's code (issue 24, round 7)
+        if context.options.crate_roots and "barrel" not in kinds and is_crate_root_barrel(row.path, row.language, row.text):
+            kinds = kinds | {"barrel"}  # a Rust lib.rs that only declares and re-exports (round 7)
         if kinds:
             out[cid] = tuple(factors[kind] for kind in kinds)
     return out

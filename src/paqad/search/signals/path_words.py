@@ -22,7 +22,12 @@ def path_word_shares(context: RankingContext) -> dict[int, float]:
     if not applies(context):
         return {}
     shares = {cid: path_word_share(context.info.words, row.path) for cid, row in context.rows.items()}
-    return {cid: share for cid, share in shares.items() if share}
+    shares = {cid: share for cid, share in shares.items() if share}
+    if shares and context.options.common_path_share < 1.0 and "common_path_words" not in context.options.off:
+        from paqad.search.signals.common_path_words import shares_without_common
+
+        shares = shares_without_common(context, shares)
+    return shares
 
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
