@@ -121,6 +121,7 @@ def test_a_dense_side_that_fits_gives_the_hybrid_answer_and_teaches_the_ratio(pa
     # The keyword section handed over once the dense side had started says it was late, and that
     # the answer is keyword-only (the words the bench and the user read).
     assert LATE_LINE in shown[0] and NOT_STARTED_LINE not in shown[0]
+    assert shown[1:] == [section]  # the hybrid one is handed over as soon as it is ready
 
 
 def test_a_cold_process_s_hybrid_answer_teaches_the_ratio(paths: ProjectPaths) -> None:

@@ -46,8 +46,8 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     (:mod:`paqad.deliver.dense_cost`: this project's learnt ratio to the time the keyword side took
     since ``started``, the process start, default: this call), else the keyword section is
     returned, saying the dense side was not started. Once started, the keyword section handed
-    over says the dense side was late (what it is if the hook has to send it), and a hybrid
-    answer ready in time teaches the prediction this run's ratio. ``embedder``: one to reuse (the
+    over says the dense side was late (what it is if the hook has to send it); a hybrid answer
+    ready in time is handed over too, then teaches the prediction this run's ratio. ``embedder``: one to reuse (the
     warm process keeps its model loaded), else the configured one; the model is never fetched. ``warn`` gets the reason once
     when the model cannot be used (a missing or damaged model, not a missed deadline).
 
@@ -78,7 +78,9 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
         delivery = deliver(paths, settings, prompt, label, embedder=embedder, degraded=why, store=store,
                            deadline=deadline - RENDER_MARGIN_SECONDS)
         if keyword_first is not None and delivery.degraded is None and time.monotonic() <= deadline:
-            dense_cost.record(paths, cost, now - began, time.monotonic() - now)  # a hint for the next prompts
+            dense_seconds = time.monotonic() - now
+            keyword_first(delivery.section)  # the hook holds the hybrid answer before the write below
+            dense_cost.record(paths, cost, now - began, dense_seconds)  # a hint for the next prompts
     if delivery.degraded and warn is not None and why is None and delivery.degraded.reason is not DegradedReason.LATE:
         warn(delivery.degraded.words)
     return delivery.section

@@ -12,15 +12,15 @@ The ratio is this project's own, learnt from the hook's previous cold runs on th
 (:func:`record`: an exponential average in ``.paqad/state/dense-cost.json``), else
 :data:`DEFAULT_RATIO`. A missing, unreadable or corrupt file, or a value out of
 [:data:`MIN_RATIO`, :data:`MAX_RATIO`], means the default: the file is a hint, never a
-requirement, and a write that fails is skipped. Standard library only (the hook's keyword path).
+requirement, and a write that fails is skipped. No third-party import (the hook's keyword path).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 
+from paqad.atomic import write_text_atomic
 from paqad.project import ProjectPaths
 
 FILE_NAME = "dense-cost.json"
@@ -97,20 +97,13 @@ def learnt(previous: DenseCost, keyword_seconds: float, dense_seconds: float) ->
 
 
 def record(paths: ProjectPaths, previous: DenseCost, keyword_seconds: float, dense_seconds: float) -> None:
-    """Write :func:`learnt` to the project's state file; skipped when nothing changes, the project
-    has no ``.paqad/`` folder or the write fails. Not fsync'ed (a lost update costs one run's learning, and the hook
-    must not wait on the disk); the rename keeps readers from seeing half a file."""
+    """Write :func:`learnt` to the project's state file (:func:`paqad.atomic.write_text_atomic`:
+    readers never see half a file); skipped when nothing changes, the project has no ``.paqad/``
+    folder or the write fails. Called once the hook holds its answer, so the disk never delays it."""
     new = learnt(previous, keyword_seconds, dense_seconds)
     if new == previous or not paths.paqad_dir.is_dir():
         return
-    target = state_file(paths)
-    temp = target.with_name(f".{FILE_NAME}.{os.getpid()}.tmp")
     try:
-        paths.state_dir.mkdir(exist_ok=True)
-        temp.write_text(json.dumps({"ratio": round(new.ratio, 4), "runs": new.runs}), encoding="utf-8")
-        os.replace(temp, target)
+        write_text_atomic(state_file(paths), json.dumps({"ratio": round(new.ratio, 4), "runs": new.runs}))
     except OSError:
-        try:
-            temp.unlink()
-        except OSError:
-            pass
+        pass
