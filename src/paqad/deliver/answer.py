@@ -47,9 +47,10 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     since ``started``, the process start, default: this call), else the keyword section is
     returned, saying the dense side was not started. Once started, the keyword section handed
     over says the dense side was late (what it is if the hook has to send it); a hybrid answer
-    ready in time is handed over too, then teaches the prediction this run's ratio. ``embedder``: one to reuse (the
-    warm process keeps its model loaded), else the configured one; the model is never fetched. ``warn`` gets the reason once
-    when the model cannot be used (a missing or damaged model, not a missed deadline).
+    ready in time is handed over too, then teaches the prediction this run's ratio.
+    ``embedder``: one to reuse (the warm process keeps its model loaded), else the configured
+    one; the model is never fetched. ``warn`` gets the reason once when the model cannot be used
+    (a missing or damaged model, not a missed deadline).
 
     Returns None when retrieval is off, there is no usable index, or the index holds no chunks
     (nothing indexable: no section rather than a "no matches" one).
