@@ -14,17 +14,22 @@ Scenarios (``--scenarios``, in the order given):
   warm         a warm per-project process answers (started and warmed up before timing)
   warm-loaded  the same under load
   missing      ``.paqad/vectors/`` moved away (index missing)
+  ratio        no hook: R cold processes each run the hook's in-process answer with no deadline and
+               print the dense side's seconds over the keyword side's (process start to keyword
+               answer): the figure paqad.deliver.dense_cost.DEFAULT_RATIO comes from (median, p95)
+  ratio-loaded the same under load
 
-``--paqad-ai`` runs another installation (e.g. the previous release's venv) on its own copy of
-the project (``--keep`` folders are per installation), so old and new can be measured in one
-run, alternating scenarios.
+``--paqad-ai`` may name several installations (comma-separated, ``label=path`` or a path): each
+scenario then runs them in turn, ``--rounds`` times, on the same project, so old and new are
+measured under the same load; figures are per installation over all rounds.
+
 
 Building the index of 5,000 files takes minutes on a 2-core machine; use --files for a
 smaller run and --keep DIR to reuse a generated, indexed project.
 
     python bench/hook_latency.py --files 5000 --runs 40 --keep /tmp/hookbench
-    python bench/hook_latency.py --files 5000 --runs 40 --keep /tmp/hookbench-base \
-        --paqad-ai ../wt-speed-base/.venv/bin/paqad-ai --scenarios idle,loaded
+    python bench/hook_latency.py --files 500 --runs 5 --rounds 2 --keep /tmp/hookbench --scenarios idle,loaded \
+        --paqad-ai main=/tmp/main/bin/paqad-ai,branch=.venv/bin/paqad-ai
 """
 
 from __future__ import annotations
@@ -130,7 +135,9 @@ def classify(stdout: bytes) -> str:
     text = stdout.decode("utf-8", errors="replace")
     if "## Retrieved context" not in text:
         return "none"
-    if "keyword search only" in text:  # the "Search degraded: ..." line of a keyword answer (rated or not)
+    # The "Search degraded: ..." line of a keyword answer (rated or not); before round 7 the line of
+    # a keyword answer sent after the dense side had started lacked "keyword search only".
+    if "keyword search only" in text or "Search degraded:" in text:
         return "keyword"
     if "Nothing above the confidence floor" in text:
         return "nothing"
@@ -184,6 +191,51 @@ class Load:
             proc.wait()
 
 
+RATIO_SCRIPT = """
+import math, sys, time
+from pathlib import Path
+from paqad.config import load_settings
+from paqad.deliver.answer import section_for_prompt
+from paqad.hosts.prompt_hook import process_age_seconds
+from paqad.project import ProjectPaths
+started = time.monotonic() - process_age_seconds()
+paths = ProjectPaths(Path(sys.argv[1]))
+marks = []
+section = section_for_prompt(paths, load_settings(paths), sys.argv[2], math.inf, started=started,
+                             keyword_first=lambda text: marks.append(time.monotonic()))
+done = time.monotonic()
+print(marks[0] - started, done - marks[0], "keyword search only" in (section or ""))
+"""
+
+
+def run_ratios(root: Path, runs: int) -> list[tuple[float, float]]:
+    """``(keyword_seconds, dense_seconds)`` of ``runs`` cold processes answering as the hook does in
+    its own process, with no deadline (the dense side always runs); the learnt-ratio file the runs
+    write is removed so that it does not steer the hooks measured after."""
+    python = str(Path(PAQAD_AI).parent / "python")
+    pairs = []
+    for i in range(runs):
+        proc = subprocess.run([python, "-P", "-c", RATIO_SCRIPT, str(root), PROMPTS[i % len(PROMPTS)]],
+                              capture_output=True, timeout=120, cwd=root)
+        fields = proc.stdout.split()
+        if proc.returncode != 0 or len(fields) != 3 or fields[2] != b"False":
+            print(f"ratio run {i}: exit {proc.returncode}: {proc.stdout!r} {proc.stderr.decode(errors='replace')[-500:]}",
+                  file=sys.stderr)
+            continue
+        pairs.append((float(fields[0]), float(fields[1])))
+    (root / ".paqad/state/dense-cost.json").unlink(missing_ok=True)
+    return pairs
+
+
+def report_ratios(label: str, pairs: list[tuple[float, float]]) -> str:
+    if not pairs:
+        return f"{label:<22} no run finished"
+    ratios = [d / k for k, d in pairs]
+    return (f"{label:<22} runs={len(pairs):<3} keyword side p50={percentile([k * 1000 for k, _ in pairs], 50):6.0f} ms  "
+            f"dense side p50={percentile([d * 1000 for _, d in pairs], 50):6.0f} ms  "
+            f"ratio p50={percentile(ratios, 50):.2f} p95={percentile(ratios, 95):.2f} max={max(ratios):.2f}")
+
+
 def warm_env(on: bool) -> dict:
     return dict(os.environ, PAQAD_RAG_WARM_PROCESS="true" if on else "false")
 
@@ -205,6 +257,31 @@ def start_warm(root: Path, host: str) -> None:
     run_hooks(root, host, 1, wait=True, env=warm_env(True))  # the model is loaded once it has answered
 
 
+def run_scenario(root: Path, scenario: str, args: argparse.Namespace) -> tuple[list, list]:
+    """One block of ``args.runs`` runs of ``scenario`` with the installation in :data:`PAQAD_AI`:
+    ``(seconds, kinds)`` of the hooks, or ``(pairs, [])`` of the ``ratio`` runs."""
+    warm = scenario.startswith("warm")
+    stop_warm(root)
+    if warm:
+        start_warm(root, args.host)
+    if scenario.startswith("ratio"):
+        if scenario.endswith("loaded"):
+            with Load(args.load):
+                return run_ratios(root, args.runs), []
+        return run_ratios(root, args.runs), []
+    if scenario == "missing":
+        vectors, hidden = root / ".paqad/vectors", root / ".paqad/vectors-hidden"
+        vectors.rename(hidden)
+        try:
+            return run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(False))
+        finally:
+            hidden.rename(vectors)
+    if scenario.endswith("loaded"):
+        with Load(args.load):
+            return run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(warm))
+    return run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(warm))
+
+
 def main(argv: list[str] | None = None) -> int:
     global PAQAD_AI
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -215,9 +292,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-wait", action="store_true", help="do not wait for the background refresh between runs")
     parser.add_argument("--scenarios", default="idle,loaded,warm,warm-loaded,missing")
     parser.add_argument("--load", type=int, default=4, help="CPU-bound processes in the loaded scenarios (default 4)")
-    parser.add_argument("--paqad-ai", default=PAQAD_AI, help="the paqad-ai executable to measure (default: this venv's)")
+    parser.add_argument("--paqad-ai", default=PAQAD_AI,
+                        help="the paqad-ai executable(s) to measure, comma-separated, each LABEL=PATH or PATH (default: this venv's)")
+    parser.add_argument("--budget-ms", type=int, default=None,
+                        help="rag_hook_budget_ms for the hooks measured (default: the project's setting, 1500)")
+    parser.add_argument("--rounds", type=int, default=1, help="times each scenario runs every installation in turn (default 1)")
     args = parser.parse_args(argv)
-    PAQAD_AI = args.paqad_ai
+    installs = [tuple(item.split("=", 1)) if "=" in item else (Path(item).parent.parent.name or item, item)
+                for item in args.paqad_ai.split(",")]
+    PAQAD_AI = installs[0][1]
 
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="paqad-hook-bench-"))
     root = workdir / "project"
@@ -236,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         for line in config.read_text(encoding="utf-8").splitlines():
             if line.startswith("rag_hook_budget_ms="):
                 budget_ms = int(line.split("=", 1)[1])
+        if args.budget_ms is not None:  # the hooks read it from the environment (HOOK_SIDE_VARIABLES)
+            budget_ms = args.budget_ms
+            os.environ["PAQAD_RAG_HOOK_BUDGET_MS"] = str(budget_ms)
         status = json.loads(subprocess.run([PAQAD_AI, "rag", "status", "--json", "--project-root", str(root)],
                                            capture_output=True, check=True).stdout)
         idx = status["index"]
@@ -243,24 +329,20 @@ def main(argv: list[str] | None = None) -> int:
               f"budget {budget_ms} ms; host {args.host}; cores {os.cpu_count()}; load processes {args.load}", flush=True)
 
         for scenario in args.scenarios.split(","):
-            warm = scenario.startswith("warm")
+            figures: dict[str, tuple[list, list]] = {label: ([], []) for label, _ in installs}
+            for _ in range(args.rounds):
+                for label, exe in installs:
+                    PAQAD_AI = exe
+                    times, kinds = run_scenario(root, scenario, args)
+                    figures[label][0].extend(times)
+                    figures[label][1].extend(kinds)
+            for label, (times, kinds) in figures.items():
+                name = f"{scenario} {label}" if len(installs) > 1 else scenario
+                line = report_ratios(name, times) if scenario.startswith("ratio") else report(name, times, kinds, budget_ms)
+                print(line, flush=True)
+        for _, exe in installs:
+            PAQAD_AI = exe
             stop_warm(root)
-            if warm:
-                start_warm(root, args.host)
-            if scenario == "missing":
-                vectors, hidden = root / ".paqad/vectors", root / ".paqad/vectors-hidden"
-                vectors.rename(hidden)
-                try:
-                    times, kinds = run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(False))
-                finally:
-                    hidden.rename(vectors)
-            elif scenario.endswith("loaded"):
-                with Load(args.load):
-                    times, kinds = run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(warm))
-            else:
-                times, kinds = run_hooks(root, args.host, args.runs, not args.no_wait, warm_env(warm))
-            print(report(scenario, times, kinds, budget_ms), flush=True)
-        stop_warm(root)
     finally:
         if args.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -2,8 +2,9 @@
 
 Times, in one fresh process (run it several times): settings, the keyword-only search (imports
 included: what the hook answers with first), and then the dense side (numpy, onnxruntime and
-tokenizer imports, model load, prompt embedding, matrix product). The ratio is what
-``paqad.deliver.answer.DENSE_COST_FACTOR`` is set from.
+tokenizer imports, model load, prompt embedding, matrix product). The ratio the hook predicts
+the dense side with (``paqad.deliver.dense_cost.DEFAULT_RATIO``) is measured from the process
+start, as the hook counts, by ``bench/hook_latency.py --scenarios ratio``.
 
     for i in 1 2 3 4 5; do python bench/hook_phases.py /tmp/hb-new/project; done
 """

@@ -188,3 +188,26 @@ def test_probe_says_what_it_waits_for_when_the_warm_process_is_slow(project: Pro
         warm.stop(project)
         server.kill()
         server.wait()
+
+
+def test_it_listens_only_once_the_model_is_loaded(project: ProjectPaths):
+    """Round 7: a hook that connected to a "warm" process still loading its model waited for it
+    and spent its budget there. The socket now appears only after the warm-up: at the moment it
+    exists, the process has the model runtime mapped and the prompt's vectors at hand, and its
+    first answer is the hybrid one."""
+    server = subprocess.Popen([sys.executable, "-m", "paqad.hosts.warm", "--project-root", str(project.root),
+                               "--idle-seconds", "30"])
+    try:
+        end = time.monotonic() + 90
+        while not warm.socket_path(project).exists() and server.poll() is None and time.monotonic() < end:
+            time.sleep(0.005)
+        assert warm.socket_path(project).exists()
+        maps = Path(f"/proc/{server.pid}/maps").read_text(encoding="utf-8", errors="replace")
+        assert "onnxruntime" in maps
+        section = warm.ask(project, PROMPT, time.monotonic() + 30)
+        assert section == section_for_prompt(project, load_settings(project), PROMPT, math.inf)
+        assert "Search degraded" not in section
+    finally:
+        warm.stop(project)
+        server.kill()
+        server.wait()

@@ -14,23 +14,20 @@ from typing import Callable
 
 from paqad import store as store_mod
 from paqad.config import Settings
+from paqad.deliver import dense_cost
 from paqad.deliver.delivery import deliver
 from paqad.deliver.query import prompt_words
 from paqad.errors import PaqadError
 from paqad.project import ProjectPaths, index_exists
-from paqad.search.degraded import LATE, NOT_STARTED, Degraded, DegradedReason
+from paqad.search.degraded import NOT_STARTED, Degraded, DegradedReason
 
 RENDER_MARGIN_SECONDS = 0.03  # of the hook's deadline, kept to fuse, floor and render the answer
-# In a process that has not loaded the model yet, the dense side (numpy, onnxruntime and tokenizer
-# imports, model load, embedding the prompt) took 2.5-4x as long as everything before the keyword
-# answer (interpreter start, imports, settings, BM25) on the 2-core machine (bench/README.md,
-# "Hook latency"). When 3x that time would run past the deadline (a saturated CPU), the dense
-# side is not started at all: a thread importing C extensions holds the GIL, and the hook could
-# not answer at its deadline.
-DENSE_COST_FACTOR = 3.0
-# What the keyword section says when the dense side is skipped by that rule (issue 20 item 10: it
-# was never started, so "did not finish" would be untrue); LATE when it was started and missed.
+# What the keyword section says when the dense side is not started because it would not fit
+# (paqad.deliver.dense_cost; issue 20 item 10: it was never started, so "did not finish" would be
+# untrue), and what it says once the dense side has been started: if the hook sends the keyword
+# section at its deadline, the dense side was late.
 KEYWORD_ONLY_NOT_STARTED = Degraded(DegradedReason.NOT_STARTED)
+KEYWORD_ONLY_LATE = Degraded(DegradedReason.LATE)
 __all__ = ["NOT_STARTED", "configured_embedder", "section_for_prompt"]
 
 
@@ -45,11 +42,15 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     process has not yet, embedding the prompt) joins only if it is ready by then, else the
     section holds keyword matches and says why. ``keyword_first`` (the hook in its own process):
     the keyword-only section is computed first, without importing the dense side, and handed to
-    it; the hybrid one follows only if :data:`DENSE_COST_FACTOR` times the time it took since
-    ``started`` (the process start, default: this call) still fits before the deadline (else the
-    keyword section is returned). ``embedder``: one to reuse (the warm process keeps its model
-    loaded), else the configured one; the model is never fetched. ``warn`` gets the reason once
-    when the model cannot be used (a missing or damaged model, not a missed deadline).
+    it; the hybrid one follows only if the dense side is predicted to be ready by the deadline
+    (:mod:`paqad.deliver.dense_cost`: this project's learnt ratio to the time the keyword side took
+    since ``started``, the process start, default: this call), else the keyword section is
+    returned, saying the dense side was not started. Once started, the keyword section handed
+    over says the dense side was late (what it is if the hook has to send it); a hybrid answer
+    ready in time is handed over too, then teaches the prediction this run's ratio.
+    ``embedder``: one to reuse (the warm process keeps its model loaded), else the configured
+    one; the model is never fetched. ``warn`` gets the reason once when the model cannot be used
+    (a missing or damaged model, not a missed deadline).
 
     Returns None when retrieval is off, there is no usable index, or the index holds no chunks
     (nothing indexable: no section rather than a "no matches" one).
@@ -65,12 +66,11 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
             keyword = deliver(paths, settings, prompt, label, embedder=None, degraded=KEYWORD_ONLY_NOT_STARTED,
                               store=store)
             now = time.monotonic()
-            if not keyword.intent.needs_retrieval or now + DENSE_COST_FACTOR * (now - began) > deadline:
+            cost = dense_cost.load(paths)
+            if not keyword.intent.needs_retrieval or not cost.fits(began, now, deadline):
                 keyword_first(keyword.section)
                 return keyword.section
-            # The dense side starts now: if the hook sends this section at its deadline, the
-            # dense side was late, and the section says that.
-            keyword_first(keyword.section.replace(KEYWORD_ONLY_NOT_STARTED.words, LATE, 1))
+            keyword_first(keyword.section.replace(KEYWORD_ONLY_NOT_STARTED.words, KEYWORD_ONLY_LATE.words, 1))
         why = None
         if embedder is None:
             embedder, why = configured_embedder(paths, settings)
@@ -78,6 +78,10 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
                 warn(why.words)
         delivery = deliver(paths, settings, prompt, label, embedder=embedder, degraded=why, store=store,
                            deadline=deadline - RENDER_MARGIN_SECONDS)
+        if keyword_first is not None and delivery.degraded is None and time.monotonic() <= deadline:
+            dense_seconds = time.monotonic() - now
+            keyword_first(delivery.section)  # the hook holds the hybrid answer before the write below
+            dense_cost.record(paths, cost, now - began, dense_seconds)  # a hint for the next prompts
     if delivery.degraded and warn is not None and why is None and delivery.degraded.reason is not DegradedReason.LATE:
         warn(delivery.degraded.words)
     return delivery.section

@@ -172,7 +172,9 @@ def start(paths: ProjectPaths) -> None:
 def serve(paths: ProjectPaths, idle_seconds: float = IDLE_SECONDS) -> int:
     """Answer prompts for ``paths`` until idle for ``idle_seconds``. Returns an exit code.
 
-    Only one warm process per project (``state/warm.lock``); a second one exits at once.
+    Only one warm process per project (``state/warm.lock``); a second one exits at once. The
+    socket is bound only once the process is warm (search stack imported, model loaded, vectors
+    read): until then a hook finds no warm process and answers in its own process.
     """
     import fcntl
 
@@ -185,8 +187,17 @@ def serve(paths: ProjectPaths, idle_seconds: float = IDLE_SECONDS) -> int:
         return 0
     path = socket_path(paths)
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        os.close(lock_fd)
         return 0
     path.unlink(missing_ok=True)  # ours to replace: we hold the lock
+    # Warm up before listening: a hook that connected to a cold "warm" process would wait for the
+    # model to load and spend its budget there; with no socket it answers in its own process.
+    engine = _Engine(paths)
+    try:
+        engine.warm_up()
+    except BaseException:
+        os.close(lock_fd)
+        raise
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old_umask = os.umask(0o177)
     try:
@@ -194,9 +205,7 @@ def serve(paths: ProjectPaths, idle_seconds: float = IDLE_SECONDS) -> int:
     finally:
         os.umask(old_umask)
     server.listen(8)
-    engine = _Engine(paths)
     try:
-        engine.warm_up()
         last = time.monotonic()
         while True:
             server.settimeout(max(0.1, idle_seconds - (time.monotonic() - last)))

@@ -123,12 +123,12 @@ def background_evidence(sims, top_cosine: float) -> tuple[float | None, float | 
     :data:`BACKGROUND_QUANTILE` percentile and the z-score over the mean of
     :data:`BACKGROUND_SAMPLE` evenly spaced rows (all rows in a smaller index). ``(0, 0)`` when
     ``sims`` is empty, ``(None, None)`` (unknown) for fewer than :data:`BACKGROUND_MIN_CHUNKS`."""
-    import numpy as np
-
     if sims is None or not len(sims):
         return 0.0, 0.0
     if len(sims) < BACKGROUND_MIN_CHUNKS:
         return None, None
+    import numpy as np  # only here: a keyword-only answer (sims None) must not import numpy (the hook's budget)
+
     rows = np.linspace(0, len(sims) - 1, min(len(sims), BACKGROUND_SAMPLE)).astype(np.int64)
     sample = np.asarray(sims, dtype=np.float64)[rows]
     spread = float(sample.std())
