@@ -333,7 +333,7 @@ def test_the_command_finds_paqad_ai_on_path_then_the_launcher_else_does_nothing(
     launcher_path().unlink()
     proc, elapsed = _run_command(command, payload, tmp_path, system_path)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
-    assert elapsed < 1.0 and not record.exists()
+    assert elapsed < 20.0 and not record.exists()  # returns (no hang); not a speed check
 
 
 def test_cli_install_status_uninstall(tmp_path: Path, capsys: pytest.CaptureFixture[str], venv_on_path) -> None:
