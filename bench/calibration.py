@@ -43,6 +43,7 @@ fails no goal on test (``--write`` obeys it unless ``--force``; keyword-only is 
     .venv/bin/python bench/calibration.py --reuse               # reuse the rows collected last time
     .venv/bin/python bench/calibration.py --reuse-projects      # collect only projects not collected before
     .venv/bin/python bench/calibration.py --reuse --cap 1       # report as if one confident passage were delivered
+    .venv/bin/python bench/calibration.py --reuse --lpo         # also leave-project-out dev figures (round 7)
 """
 
 from __future__ import annotations
@@ -400,6 +401,26 @@ def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fi
                        tuple(float(v) for v in means), tuple(float(v) for v in scales), fitted_on, unknown)
 
 
+def leave_project_out(prompts: list[Prompt], rows: list[Row], y: np.ndarray, features: tuple[str, ...],
+                      name: str) -> np.ndarray:
+    """Out-of-fold confidences of the dev rows, as delivered (monotone in rank): for each project,
+    the fit of :func:`fit` on every other project's prompts (answerable, off-project and
+    cross-project prompts asked in them; targets ``y``) rates that project's rows. The selection
+    criterion of round 7 (bench/README.md, "Round 7: confidence that transfers"): a fit's figures
+    on projects it did not see, computed on dev only. (A cross-project prompt held out with its
+    target project may have been seen as its source project's answerable prompt: the question
+    text, not the index.)"""
+    project = {p.key: p.project for p in prompts}
+    held = np.array([project[r.key] for r in rows])
+    out = np.zeros(len(rows))
+    for name_ in sorted(set(held)):
+        inside = np.flatnonzero(held != name_)
+        calibration = fit([rows[i] for i in inside], y[inside], features, name, "")
+        outside = np.flatnonzero(held == name_)
+        out[outside] = delivered_confidence([rows[i] for i in outside], calibration)
+    return out
+
+
 def delivered_confidence(rows: list[Row], calibration) -> np.ndarray:
     """Each row's confidence as delivered: the fit's probability, made monotone in fused rank
     within its prompt (the cumulative minimum, :func:`paqad.search.confidence.monotone_confidence`)."""
@@ -440,12 +461,17 @@ def summarise(prompts: list[Prompt], rows: list[Row], calibration, cap: int | No
     confident passages are delivered (default :data:`paqad.config.MAX_PASSAGES`, what the section
     quotes); ``targeted`` is the share of answerable prompts whose delivered passages (confident,
     else the relief pair) hold a right chunk."""
+    return summarise_probs(prompts, rows, delivered_confidence(rows, calibration), cap)
+
+
+def summarise_probs(prompts: list[Prompt], rows: list[Row], probs: np.ndarray, cap: int | None = None) -> dict:
+    """:func:`summarise` of the confidences ``probs`` as delivered (one per row, monotone in rank
+    within a prompt): the out-of-fold probabilities of :func:`leave_project_out` as well as a fit's."""
     from paqad.config import MAX_PASSAGES, MAX_RELIEF_RESULTS
     from paqad.search.floor import percent
 
     cap = MAX_PASSAGES if cap is None else cap
     y = labels(prompts, rows)
-    probs = delivered_confidence(rows, calibration)
     by_key: dict[str, list[tuple[float, float]]] = {}
     for r, p, label in zip(rows, probs, y):
         by_key.setdefault(r.key, []).append((float(p), float(label)))
@@ -552,6 +578,9 @@ def main() -> int:
     parser.add_argument("--no-builtin", action="store_true",
                         help="skip the built-in rag eval set (the small-project check of each dense fit)")
     parser.add_argument("--only", default="", help="comma-separated fit names to run (default all)")
+    parser.add_argument("--lpo", action="store_true",
+                        help="also report leave-project-out dev figures (each dev project rated by the fit on the "
+                             "others) of the before fit's feature set with file targets and of this fit")
     args = parser.parse_args()
     lines = ["| fit | split | fits | ECE (chunk, negatives in) | confident-form precision (passages) | "
              "answerable confident / nothing | answerable targeted | off-project nothing / confident | "
@@ -579,6 +608,15 @@ def main() -> int:
         calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels, partial), features, name,
                           fitted_on, unknown)
         old = main_fit(name, args.before)
+        if args.lpo:
+            for when, feats, y in (("before (its features, file targets)", old.features if old else features,
+                                    labels(dev_prompts, dev_rows, "file")),
+                                   (f"after ({target})", features,
+                                    labels(dev_prompts, dev_rows, args.fit_labels, partial))):
+                s = summarise_probs(dev_prompts, dev_rows, leave_project_out(dev_prompts, dev_rows, y, feats, name),
+                                    args.cap)
+                lines.append(row_line(name, "dev, leave-project-out", when, s))
+                print(lines[-1], flush=True)
         figures: dict[tuple[str, str], dict] = {}
         for split in ("dev", "test"):
             for when, fit_ in (("before", old), ("after", calibration)):

@@ -95,6 +95,17 @@ class _Passages:
                 "symbol_words": symbol_word_share(self.context.info.words, row.symbol or "")}
 
 
+def _runner_up(order: list[int], final: dict[int, float], context: RankingContext, top_final: float) -> float:
+    """The second delivered result's score over the first's (:attr:`Evidence.runner_up`): the
+    second chunk of ``order`` (best first) whose text differs from the first's, as :func:`assemble`
+    shows each text once; 0.0 when there is none or the best score is not positive."""
+    if not order or top_final <= 0:
+        return 0.0
+    first = context.rows[order[0]].text
+    second = next((cid for cid in order[1:] if context.rows[cid].text != first), None)
+    return final[second] / top_final if second is not None else 0.0
+
+
 def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, top_n: int,
              calibration: Calibration | None) -> tuple[list[SearchResult], list[Evidence]]:
     """The best ``top_n`` results of ``final`` (chunk id -> score; ties by id), one per distinct
@@ -109,6 +120,7 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
     top_cosine = max(pools.cosine.values(), default=0.0)
     top_bm25 = max(pools.bm25.values(), default=0.0)
     top_final = final[order[0]] if order else 1.0
+    runner_up = _runner_up(order, final, context, top_final)
     results: list[SearchResult] = []
     evidence: list[Evidence] = []
     seen_texts: set[str] = set()
@@ -132,7 +144,8 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             file_rank=file_ranks[row.path], defines=defines.get(cid, 0.0), named_file=row.path in pools.named_paths,
             path_words=words.get(cid, 0.0), prior=prior.get(cid, 1.0), symbol_query=info.kind == SYMBOL,
             long_prompt=info.long, prose=row.language in PROSE_LANGUAGES,
-            lines=row.end_line - row.start_line + 1, query=pools.query_evidence, **passages.of(cid),
+            lines=row.end_line - row.start_line + 1, query=pools.query_evidence, runner_up=runner_up,
+            **passages.of(cid),
         )
         evidence.append(ev)
         results.append(SearchResult(

@@ -44,6 +44,10 @@ FEATURES = (
     # from its file's other chunks
     "inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap", "symbol_words",
     "first_in_file_x_rank", "coverage_x_rank",
+    # the first result's lead over the second (issue 19, round 7): a first passage that barely
+    # beats the next is a toss-up; a ratio of the query's own scores, so its scale does not vary
+    # by project or model (bench/README.md "Round 7: confidence that transfers")
+    "lead_x_rank",
 )
 # The passage-level features above; a fit without them (``--features base`` in bench/calibration.py)
 # is the file-level model of calibration version 2.
@@ -170,6 +174,11 @@ class Evidence:
     (:func:`paqad.index.tokens.query_terms`) among the chunk's index tokens and ``file_coverage``
     the same over the union of its file's candidates (both 0.0 without terms); ``symbol_words``
     the share of the query's words naming its symbol (:func:`paqad.search.priors.symbol_word_share`).
+
+    ``runner_up``: the second result's fused score divided by the first's (``fused_rel`` of rank
+    2; 0.0 when there is no second result), the same for every result of one query: the first
+    result's lead is ``1 - runner_up`` (feature ``lead_x_rank``, weighted by 1/rank like the other
+    query-level products).
     """
 
     cosine: float
@@ -195,6 +204,7 @@ class Evidence:
     term_coverage: float = 0.0
     file_coverage: float = 0.0
     symbol_words: float = 0.0
+    runner_up: float = 0.0
 
     def vector(self) -> dict[str, float]:
         """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
@@ -242,6 +252,7 @@ class Evidence:
             "symbol_words": self.symbol_words,
             "first_in_file_x_rank": float(self.chunk_in_file == 1) * top,
             "coverage_x_rank": self.term_coverage * top,
+            "lead_x_rank": (1.0 - self.runner_up) * top,
         }
 
 
