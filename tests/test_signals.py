@@ -29,7 +29,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                "kind_words", "free_functions", "root_package", "platform_variants", "named_platforms", "version_copies",
                "issue_prompts", "community_files", "docstring_chunks", "prompt_waivers", "named_frames", "title_names",
                "header_pairs", "interface_pairs", "error_literals")
-    round_6 = ("release_copies", "grammar_outputs", "inline_pairs", "parallel_siblings", "feature_catalogs")
+    round_6 = ("grammar_outputs", "inline_pairs", "parallel_siblings", "feature_catalogs")
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "path_words", "symbol_words", "file_stems",
                                           "central_files", "older", "platform_twins", "coherence", "file_support",
                                           "saturation", "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
@@ -47,16 +47,16 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     assert in_force(ablations()["with-central-files"])[4] == "central_files"
     assert not {"named_platforms", "interface_pairs"} & set(in_force(ablations()["no-round-5"]))
     assert not {"module_qualifiers", "platform_twins"} & set(in_force(ablations()["no-symbols-def1"]))
-    assert in_force(ablations()["with-issue-texts"])[-8:-6] == ("named_frames", "title_names")
+    assert in_force(ablations()["with-issue-texts"])[-7:-5] == ("named_frames", "title_names")
     assert in_force(ablations()["no-record-data"]) == in_force(RankingOptions(off=frozenset({"record_data"})))
     assert in_force(ablations()["no-passage-choice"]) == in_force(RankingOptions(off=frozenset({"passage_choice"})))
     with_root = in_force(ablations()["with-root-package"])
     assert with_root[with_root.index("root_package") - 1] == "macro_or_function"
-    tail = ("release_copies", "inline_pairs", "feature_catalogs", "passage_order", "passage_choice")
-    assert in_force(ablations()["with-header-pairs"])[-7:] == ("header_pairs", "interface_pairs", *tail)
-    assert in_force(ablations()["with-error-literals"])[-7:] == ("interface_pairs", "error_literals", *tail)
+    tail = ("inline_pairs", "feature_catalogs", "passage_order", "passage_choice")
+    assert in_force(ablations()["with-header-pairs"])[-6:] == ("header_pairs", "interface_pairs", *tail)
+    assert in_force(ablations()["with-error-literals"])[-6:] == ("interface_pairs", "error_literals", *tail)
     assert in_force(ablations()["no-round-6"])[-3:] == ("interface_pairs", "passage_order", "passage_choice")
-    assert in_force(ablations()["with-grammar-outputs"])[-6:-3] == ("release_copies", "grammar_outputs", "inline_pairs")
+    assert in_force(ablations()["with-grammar-outputs"])[-5:-2] == ("grammar_outputs", "inline_pairs", "feature_catalogs")
     assert in_force(ablations()["with-parallel-siblings"])[-5:-2] == ("inline_pairs", "parallel_siblings", "feature_catalogs")
     assert "passage_order" not in in_force(ablations()["no-passage-order"])
     assert in_force(ablations()["with-dominant-file"])[-3:] == ("dominant_file", "passage_order", "passage_choice")

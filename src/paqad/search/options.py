@@ -160,8 +160,7 @@ class RankingOptions:
     root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
-    version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
-    dotted_versions: bool = True  # and v1.7/ beside v1.8/ (issue 24, round 6: jq's docs/content/manual/v1.x/)
+    version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor; signals.version_copies)
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
@@ -181,7 +180,9 @@ class RankingOptions:
     docstring_prior: float = 1.0  # long prompts: Python chunks inside docstrings x this (signals.docstring_chunks)
     community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
     # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
-    release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
+    # and dotted releases: v1.7/, 1.7/ beside v1.8/ (jq's docs/content/manual/v1.x/; round 6's dotted_versions
+    # and release_copies, one rule since round 7)
+    release_copies: bool = True
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
     inline_pair_prior: float = 0.9  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
     inline_pair_lift: float = 1.0  # and that inline file's best chunk raised to this x the header's best score
@@ -237,7 +238,7 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
                "feature_catalog_prior": 1.0, "split_bodies": False, "canonical_path_qualifiers": False,
                "canonical_prefix_modules": False, "text_types": False, "constant_shapes": False,
                "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0,
-               "long_symbol_share": 1.0, "dotted_versions": False, "docs_data": False}
+               "long_symbol_share": 1.0, "docs_data": False}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -246,9 +247,9 @@ def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
     return {
         "with-file-support": replace(default, file_support=0.1),  # measured, left off
         "no-long-symbol-share": replace(default, long_symbol_share=1.0),
-        "no-dotted-versions": replace(default, dotted_versions=False),
         "no-docs-data": replace(default, docs_data=False),
-        "no-round-6-prose": replace(default, long_symbol_share=1.0, dotted_versions=False, docs_data=False),
+        # with release_copies (round 6's dotted_versions, one rule with cpp-c's since round 7)
+        "no-round-6-prose": replace(default, long_symbol_share=1.0, release_copies=False, docs_data=False),
     }
 
 

@@ -106,6 +106,15 @@ class IndexStore:
         """Bumped by every commit that changes chunks or their vectors (names the dense view)."""
         return self._meta_int("generation") or 0
 
+    def generation_key(self) -> tuple[str, int, int]:
+        """``(database file, its inode, generation)``: names this index's contents for caches kept
+        across queries (an ``id()`` of the store object is reused by the next store a process opens)."""
+        try:
+            inode = self.paths.index_db.stat().st_ino
+        except OSError:
+            inode = 0
+        return str(self.paths.index_db), inode, self.generation
+
     # --- files and chunks ----------------------------------------------------------------
     def files(self) -> dict[str, FileRow]:
         """Every indexed file by path."""
