@@ -193,6 +193,7 @@ class RankingOptions:
 
     @property
     def rankers(self) -> tuple[str, ...]:
+        """The rankers in force, in order: ``("dense", "lexical")``, or one of them."""
         return tuple(name for name, on in (("dense", self.dense), ("lexical", self.lexical)) if on)
 
 

@@ -54,6 +54,7 @@ class IndexStore:
 
     # --- lifecycle -----------------------------------------------------------------------
     def close(self) -> None:
+        """Close the database connection (the store is unusable after)."""
         self.db.close()
 
     def __enter__(self) -> "IndexStore":
@@ -92,6 +93,8 @@ class IndexStore:
         return dict(self.db.execute("SELECT key, value FROM meta").fetchall())
 
     def set_meta(self, values: Mapping[str, object]) -> None:
+        """Write ``values`` into the meta table (key -> ``str(value)``, replacing existing keys), inside
+        the caller's transaction. Raises whatever SQLite raises."""
         self.db.executemany(
             "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             [(k, str(v)) for k, v in values.items()],
@@ -185,6 +188,8 @@ class IndexStore:
             self.db.execute("UPDATE chunks SET fts_hash = ? WHERE id = ?", (codec.token_hash(tokens), chunk_id))
 
     def upsert_file(self, row: FileRow) -> None:
+        """Insert or replace the files-table row of ``row.path`` (size in bytes, times in ns), inside the
+        caller's transaction."""
         self.db.execute(
             "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha256, language, chunk_count, ctime_ns, inode)"
             " VALUES (?,?,?,?,?,?,?,?)",
@@ -192,6 +197,8 @@ class IndexStore:
         )
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
+        """Chunk id -> :class:`ChunkRow` (text decompressed) for the ``ids`` that exist; ids not in the
+        index are absent, not an error. Read :data:`MAX_PARAMS` ids per statement."""
         out: dict[int, ChunkRow] = {}
         ids = list(ids)
         for start in range(0, len(ids), MAX_PARAMS):
