@@ -161,6 +161,9 @@ class RankingOptions:
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
     version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor; signals.version_copies)
+    # and dotted releases: v1.7/, 1.7/ beside v1.8/ (issue 24, round 6: jq's docs/content/manual/v1.x/;
+    # round 6's dotted_versions and cpp-c's release_copies, one rule since round 7)
+    release_copies: bool = True
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
@@ -180,9 +183,6 @@ class RankingOptions:
     docstring_prior: float = 1.0  # long prompts: Python chunks inside docstrings x this (signals.docstring_chunks)
     community_prior: float = 1.0  # CONTRIBUTING, SECURITY, CODE_OF_CONDUCT, ... x this unless asked; measured, left off
     # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
-    # and dotted releases: v1.7/, 1.7/ beside v1.8/ (jq's docs/content/manual/v1.x/; round 6's dotted_versions
-    # and release_copies, one rule since round 7)
-    release_copies: bool = True
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
     inline_pair_prior: float = 0.9  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
     inline_pair_lift: float = 1.0  # and that inline file's best chunk raised to this x the header's best score
