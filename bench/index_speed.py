@@ -5,7 +5,9 @@ For each project: copy it to a temp folder (your own .paqad/ is never touched), 
 another child, embed the distinct chunk texts the build embeds with the model alone (model
 loaded first, not timed). Prints total seconds, seconds until the "keyword search ready" line
 (installations that print one), model seconds, their ratio (goal <= 1.1), chunks/s, the peak
-RSS of the build, the index size and its ratio to the indexed source bytes (goal <= 3).
+RSS of the build, the index size and its ratio to the indexed source bytes (goal <= 3), build
+seconds per MB of indexed source (under the ``rag_max_file_size`` in force: 1 MiB by default) and
+the largest eligible file with its chunking time (issue 24).
 
 ``--python`` runs another installation's interpreter (e.g. the previous release's venv) for
 the children, so old and new can be measured in one run, alternating.
@@ -51,18 +53,23 @@ paths = ProjectPaths(root)
 settings = load_settings(paths)
 texts = []
 source = 0
+largest = (0, "", 0.0)  # bytes, path, chunking seconds of the largest eligible file
 for d in discover(root, settings.rag_max_file_size).eligible:
     data = (root / d.path).read_bytes()
     source += len(data)
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    texts.extend(dense_text(c) for c in chunk_file(d.path, text, language_for_path(d.path)))
+    started = time.perf_counter()
+    chunks = chunk_file(d.path, text, language_for_path(d.path))
+    if len(data) > largest[0]:
+        largest = (len(data), d.path, time.perf_counter() - started)
+    texts.extend(dense_text(c) for c in chunks)
 distinct = list(dict.fromkeys(texts))  # a build embeds each distinct text once
 embedder = get_embedder(settings, paths)
 embedder.embed_documents(["warm up the session"])
 started = time.perf_counter()
 embedder.embed_documents(distinct)
 print(json.dumps({"chunks": len(texts), "distinct": len(distinct), "source_bytes": source,
-                  "seconds": time.perf_counter() - started}))
+                  "seconds": time.perf_counter() - started, "largest": largest}))
 """
 
 
@@ -112,6 +119,11 @@ def measure(project: Path, python: str = sys.executable) -> dict:
         "chunks_per_s": round(status["chunks"] / total, 1), "peak_rss_mb": round(peak_kib / 1024, 1),
         "index_mb": round(status["size_bytes"] / 1e6, 2), "source_mb": round(model["source_bytes"] / 1e6, 2),
         "size_ratio": round(status["size_bytes"] / model["source_bytes"], 2) if model["source_bytes"] else None,
+        # build seconds per MB of indexed source (the rag_max_file_size in force), and the largest
+        # eligible file: its KB and its chunking seconds (chunk_file alone, in the model-alone child)
+        "s_per_mb": round(total / (model["source_bytes"] / 1e6), 1) if model["source_bytes"] else None,
+        "largest_path": model["largest"][1], "largest_kb": round(model["largest"][0] / 1024),
+        "largest_chunk_s": round(model["largest"][2], 3),
     }
 
 
@@ -133,7 +145,8 @@ def main() -> None:
         parser.error("name at least one project, or --self")
     rows = []
     header = (f"{'project':<22}{'files':>7}{'chunks':>8}{'total s':>9}{'search. s':>10}{'model s':>9}{'ratio':>7}"
-              f"{'ms/chunk':>9}{'chunks/s':>10}{'RSS MB':>8}{'index MB':>10}{'src MB':>8}{'size x':>8}")
+              f"{'ms/chunk':>9}{'chunks/s':>10}{'RSS MB':>8}{'index MB':>10}{'src MB':>8}{'size x':>8}{'s/MB':>7}"
+              f"{'largest KB':>11}{'chunk s':>8}  largest file")
     print(f"{args.python}\n{header}", flush=True)
     for target in targets:
         # ru_maxrss of children is a high-water mark across all children: measure each project
@@ -147,7 +160,8 @@ def main() -> None:
         rows.append(row)
         print(f"{row['project']:<22}{row['files']:>7}{row['chunks']:>8}{row['total_s']:>9}{str(row['searchable_s'] or '-'):>10}"
               f"{row['model_s']:>9}{row['ratio']:>7}{row['model_ms_per_chunk']:>9}{row['chunks_per_s']:>10}"
-              f"{row['peak_rss_mb']:>8}{row['index_mb']:>10}{row['source_mb']:>8}{row['size_ratio']:>8}", flush=True)
+              f"{row['peak_rss_mb']:>8}{row['index_mb']:>10}{row['source_mb']:>8}{row['size_ratio']:>8}{row['s_per_mb']:>7}"
+              f"{row['largest_kb']:>11}{row['largest_chunk_s']:>8}  {row['largest_path']}", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2)) if str(args.json) != "/dev/stdout" else print(json.dumps(rows))
 

@@ -9,6 +9,7 @@ local model.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from paqad.deliver.delivery import deliver
 from paqad.deliver.intent import classify
 from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
+from paqad.search.floor import percent
 
 requests = pytest.importorskip("requests")
 
@@ -51,6 +53,31 @@ def test_confidence_never_rises_with_rank(requests_project, query):
     assert len(confidences) == 12 and None not in confidences
     assert confidences == sorted(confidences, reverse=True)
     assert [r.fused_rank for r in results] == list(range(1, 13))
+
+
+# a delivered percentage: a passage's heading ("· match 88%") or a pointer's ("· 88% — ")
+_SHOWN_MATCH = re.compile(r"· (?:match )?(\d+)%")
+
+
+@pytest.mark.parametrize("prompt,form,count", [
+    ("how are cookies merged into a request", "confident", 1), ("HTTPAdapter.send", "confident", 1),
+    ("proxy authentication header", "low-confidence", 1), ("RequestsCookieJar", "confident", 2),
+    ("where is the request body encoded as multipart form data", "confident", 1)])
+def test_the_delivered_passages_are_the_ranking_s_first_results_listed_best_first(requests_project, prompt, form, count):
+    """Issue 19's "sections list 81 % before 90 %" and "rank 2 at 52 % is not delivered while rank
+    12 at 80 % is": what the section shows is a prefix of the ranking (no rank below a dropped
+    one), in rank order, and the percentages it prints never rise down the section."""
+    delivery = _deliver(requests_project, prompt)
+    assert (delivery.outcome.form, len(delivery.outcome.results)) == (form, count)
+    paths = ProjectPaths(requests_project)
+    settings = load_settings(paths, environ={})
+    embedder, _ = load_embedder(paths, settings)
+    ranked = search(paths, settings, prompt, embedder=embedder, top_n=len(delivery.outcome.results)).results
+    key = [(r.path, r.start_line, r.end_line) for r in delivery.outcome.results]
+    assert key == [(r.path, r.start_line, r.end_line) for r in ranked]
+    shown = [int(m) for m in _SHOWN_MATCH.findall(delivery.section)]
+    assert len(shown) == min(len(key), 12) and shown == sorted(shown, reverse=True)
+    assert shown[0] == percent(delivery.outcome.best_score)
 
 
 @pytest.mark.parametrize("prompt,reason", [

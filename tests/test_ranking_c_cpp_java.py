@@ -30,7 +30,7 @@ from paqad.project import ProjectPaths
 from paqad.search import RankingOptions, load_embedder, search
 from paqad.search.analysis import analyze
 from paqad.search.signals import (RankingContext, feature_catalogs, grammar_outputs, inline_pairs, parallel_siblings,
-                                  release_copies)
+                                  version_copies)
 from paqad.store import ChunkRow
 
 PARSER_Y = """%{
@@ -324,14 +324,13 @@ def test_yacc_and_lex_grammars_are_indexed_and_found(grammar):
 
 
 def test_older_release_copies_of_a_manual_go_below_the_code(grammar):
-    # release_copies (on): v1.6/ and v1.7/ are older copies of v1.8/'s manual; prose-where's
-    # dotted_versions and docs_data (on) do the same job here and put every manual below the code,
-    # so release_copies' own effect shows with those two off (the overlap is bench/README's "Round 6")
+    # release_copies (on, signals.version_copies): v1.6/ and v1.7/ are older copies of v1.8/'s manual;
+    # docs_data (on) puts every manual below the code too, so the rule's own effect shows with it off
     query = "how does a value passed with --arg on the command line become a $variable inside the filter?"
     code = ["src/vars.c", "src/parser.y", "src/main.c"]
     assert _files(grammar, query) == [*code, "src/lexer.l", "docs/manual/v1.8/manual.yml",
                                       "docs/manual/v1.6/manual.yml", "docs/manual/v1.7/manual.yml"]
-    alone = replace(RankingOptions(), dotted_versions=False, docs_data=False)
+    alone = replace(RankingOptions(), docs_data=False)
     assert _files(grammar, query, alone) == [*code, "docs/manual/v1.8/manual.yml", "src/lexer.l",
                                              "docs/manual/v1.6/manual.yml", "docs/manual/v1.7/manual.yml"]
     assert _files(grammar, query, replace(alone, release_copies=False)) == [
@@ -377,9 +376,11 @@ def _context(query: str, rows: dict[int, ChunkRow], options: RankingOptions = Ra
 
 
 def test_the_pair_and_release_rules_read_paths():
-    assert release_copies.release_of("docs/content/manual/v1.7/manual.yml") == ("docs/content/manual/", (1, 7))
-    assert release_copies.release_of("docs/2.4.1/api.md") == ("docs/", (2, 4, 1))
-    assert release_copies.release_of("src/v3/index.ts") is None  # a whole number: version_copies
+    assert version_copies.version_of("docs/content/manual/v1.7/manual.yml") == ("docs/content/manual/", (1, 7))
+    assert version_copies.version_of("docs/2.4.1/api.md") == ("docs/", (2, 4, 1))
+    assert version_copies.version_of("src/v3/index.ts") == ("src/", (3,))
+    assert version_copies.version_of("docs/2/api.md") is None  # a bare whole number is not a version folder
+    assert version_copies.version_of("docs/content/manual/v1.7/manual.yml", releases=False) is None
     assert [inline_pairs.inline_stem(p) for p in ("include/CLI/impl/App_inl.hpp", "absl/strings/str_cat-inl.h",
                                                    "asio/impl/write.ipp", "bits/vector.tcc", "include/CLI/App.hpp")] == [
         "app", "str_cat", "write", "vector", None]

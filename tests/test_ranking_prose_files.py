@@ -5,7 +5,7 @@ real model, one rule each, every test also ranking with the rule off:
   above a file with one;
 - ``long_symbol_share``: in a long prompt (a pasted error) the symbol table's entries for error
   types weigh less, so the exception class the error quotes is not the first answer to "where";
-- ``dotted_versions``: a docs copy under ``v1.7/`` ranks below the same page under ``v1.8/``;
+- ``release_copies`` (version_copies' dotted releases): a docs copy under ``v1.7/`` ranks below the same page under ``v1.8/``;
 - ``docs_data``: a docs site's page kept as YAML is prose as well as data for the priors.
 """
 
@@ -275,10 +275,10 @@ def test_error_type_names():
 
 
 def test_an_older_dotted_version_of_a_docs_page_ranks_below_the_newer(versions):
-    # dotted_versions (on): v1.7/ beside v1.8/ is an older copy (x version_prior 0.3); cpp-c's release_copies does the same
+    # release_copies (on): v1.7/ beside v1.8/ is an older copy (x version_prior 0.3, signals.version_copies)
     query = "how does a value passed with --arg on the command line become a $variable inside the filter?"
     assert _files(versions, query) == ["src/main.c", "docs/manual/v1.8/manual.yml", "docs/manual/v1.7/manual.yml"]
-    assert _files(versions, query, replace(RankingOptions(), dotted_versions=False, release_copies=False)) == [
+    assert _files(versions, query, replace(RankingOptions(), release_copies=False)) == [
         "src/main.c", "docs/manual/v1.7/manual.yml", "docs/manual/v1.8/manual.yml"]
     # a question naming v1.7 asks for that copy
     assert _files(versions, "in v1.7, how does --arg become a $variable inside the filter?")[:2] == [

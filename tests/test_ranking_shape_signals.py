@@ -8,7 +8,7 @@ from __future__ import annotations
 from paqad.search import RankingOptions
 from paqad.search.analysis import analyze
 from paqad.search.signals import RankingContext, name_shape
-from paqad.search.signals import issue_prompts, platform_variants
+from paqad.search.signals import issue_prompts, platform_variants, version_copies
 from paqad.search.signals.error_literals import apply as error_literals_apply
 from paqad.search.signals.header_declarations import declares
 from paqad.search.signals.platform_variants import platform_words
@@ -96,8 +96,16 @@ def test_platform_variants_by_folder_and_file_name_and_the_query_naming_one():
 def test_an_older_version_folder_is_below_a_newer_one_unless_named():
     rows = {1: _row(1, "packages/zod/src/v3/types.ts", "x"), 2: _row(2, "packages/zod/src/v4/core/schemas.ts", "x")}
     scores = {1: 1.0, 2: 1.0}
-    assert platform_variants.version_copies(scores, _context("how are string schemas checked", rows)) == {1: 0.3, 2: 1.0}
-    assert platform_variants.version_copies(scores, _context("string schemas in v3", rows)) == scores
+    assert version_copies.apply(scores, _context("how are string schemas checked", rows)) == {1: 0.3, 2: 1.0}
+    assert version_copies.apply(scores, _context("string schemas in v3", rows)) == scores
+    # with release_copies (on) dotted releases, with or without the v, share one parent folder
+    rows = {1: _row(1, "docs/manual/v1.7/manual.yml", "x"), 2: _row(2, "docs/manual/1.8/manual.yml", "x"),
+            3: _row(3, "docs/manual/v1/manual.yml", "x"), 4: _row(4, "docs/2/manual.yml", "x")}
+    scores = {1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0}
+    assert version_copies.apply(scores, _context("how are filters run", rows)) == {1: 0.3, 2: 1.0, 3: 0.3, 4: 1.0}
+    assert version_copies.apply(scores, _context("how are filters run in 1.7", rows)) == {1: 1.0, 2: 1.0, 3: 0.3, 4: 1.0}
+    off = RankingOptions(release_copies=False)
+    assert version_copies.apply(scores, _context("how are filters run", rows, off)) == scores
 
 
 REPORT = """After upgrading, parsing a nested schema fails. I tested it with the minimal script below

@@ -96,6 +96,7 @@ class IndexReport:
 
     @property
     def changed(self) -> bool:
+        """True when the build or sync changed the index (a file indexed or removed, or a full build)."""
         return bool(self.files_changed or self.files_removed or self.full)
 
     def summary(self) -> str:

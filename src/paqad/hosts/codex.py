@@ -92,6 +92,7 @@ def handler_hash(event: str, matcher: str | None, handler: dict[str, Any]) -> st
 
 
 def hook_key(hooks_json: Path, event: str, group: int, handler: int) -> str:
+    """Codex's state key of one hook handler: ``<hooks.json path>:<event label>:<group>:<handler>``."""
     return f"{hooks_json}:{EVENT_LABELS.get(event, event)}:{group}:{handler}"
 
 
@@ -132,6 +133,8 @@ class CodexState:
 
 
 def read_state(root: Path, hook: CodexHook, environ: dict[str, str] | None = None) -> CodexState:
+    """Whether Codex's config trusts and enables ``hook`` (read from ``config.toml``; a missing file
+    means not approved yet, an unreadable one a ``problem`` line, never an exception)."""
     path = config_path(environ)
     try:
         text = path.read_text(encoding="utf-8")

@@ -198,6 +198,8 @@ def grep_markdown(out: GrepOutput) -> str:
 
 
 def compile_pattern(pattern: str, regex: bool, case_sensitive: bool) -> re.Pattern[str]:
+    """The ``grep`` tool's pattern: literal unless ``regex``. Raises ``ValueError`` (said to the client)
+    for an empty pattern or an invalid regular expression."""
     if not pattern:
         raise ValueError("pattern is empty")
     flags = 0 if case_sensitive else re.IGNORECASE

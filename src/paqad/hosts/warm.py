@@ -57,6 +57,7 @@ class Miss(Exception):
 
 
 def socket_path(paths: ProjectPaths) -> Path:
+    """The Unix socket the project's warm process listens on (under ``.paqad/state/``)."""
     return paths.state_dir / SOCKET_NAME
 
 

@@ -88,6 +88,7 @@ class Identifier:
 
     @property
     def qualified(self) -> bool:
+        """True for a name with a qualifier (``A::B``, ``a.b``), False for a bare name."""
         return len(self.parts) > 1
 
 

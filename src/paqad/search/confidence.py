@@ -303,6 +303,7 @@ class Calibration:
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
     def to_dict(self) -> dict:
+        """The fit as JSON-ready data (the shipped ``calibration/*.json`` layout; :meth:`from_dict` reads it back)."""
         out = {"name": self.name, "version": self.version, "features": list(self.features),
                "weights": list(self.weights), "bias": self.bias, "means": list(self.means),
                "scales": list(self.scales), "fitted_on": self.fitted_on}
@@ -312,6 +313,8 @@ class Calibration:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Calibration":
+        """The fit :meth:`to_dict` wrote. Raises ``KeyError``/``ValueError`` on a file missing a field
+        or holding a non-number."""
         unknown = data.get("unknown_query")
         return cls(data["name"], int(data["version"]), tuple(data["features"]), tuple(data["weights"]),
                    float(data["bias"]), tuple(data["means"]), tuple(data["scales"]), data.get("fitted_on", ""),

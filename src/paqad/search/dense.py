@@ -42,6 +42,8 @@ class DenseSide:
     missing: Degraded | None = None
 
     def cosines(self, candidates: set[int]) -> dict[int, float]:
+        """Chunk id -> cosine with the query for the ``candidates`` that have a vector (others absent;
+        ``{}`` when the dense side was left out)."""
         return cosines_of(self.ids, self.sims, candidates) if self.ids is not None and len(self.ids) else {}
 
 

@@ -172,8 +172,10 @@ class RankingOptions:
     root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
-    version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor)
-    dotted_versions: bool = True  # and v1.7/ beside v1.8/ (issue 24, round 6: jq's docs/content/manual/v1.x/)
+    version_prior: float = 0.3  # a vN/ folder beside a newer vM/ (the compat prior's factor; signals.version_copies)
+    # and dotted releases: v1.7/, 1.7/ beside v1.8/ (issue 24, round 6: jq's docs/content/manual/v1.x/;
+    # round 6's dotted_versions and cpp-c's release_copies, one rule since round 7)
+    release_copies: bool = True
     issue_template_prior: float = 0.3  # long prompts: issue/PR templates, docs conf.py
     error_literal_boost: float = 1.0  # long prompts: a chunk holding a quoted error's words; measured, left off
     interface_prior: float = 0.7  # questions: an interface file beside its candidate implementation
@@ -197,7 +199,6 @@ class RankingOptions:
     # leader's score (signals.delegates; 0.0 = off; dev 0.95 / 1.05 / 1.2: see bench/README.md)
     delegate_share: float = 1.05
     # issue 24, round 6: C, C++, Java (bench/README.md "Round 6: C, C++ and Java")
-    release_copies: bool = True  # an older dotted release's folder (v1.7/) beside a newer one x version_prior
     grammar_output_prior: float = 1.0  # parser.c/lexer.c generated from a candidate parser.y/lexer.l; measured, left off
     inline_pair_prior: float = 0.9  # questions: a C++ header beside its candidate inline file (impl/X_inl.hpp)
     inline_pair_lift: float = 1.0  # and that inline file's best chunk raised to this x the header's best score
@@ -213,6 +214,7 @@ class RankingOptions:
 
     @property
     def rankers(self) -> tuple[str, ...]:
+        """The rankers in force, in order: ``("dense", "lexical")``, or one of them."""
         return tuple(name for name, on in (("dense", self.dense), ("lexical", self.lexical)) if on)
 
 
@@ -258,7 +260,7 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
                "feature_catalog_prior": 1.0, "split_bodies": False, "canonical_path_qualifiers": False,
                "canonical_prefix_modules": False, "text_types": False, "constant_shapes": False,
                "twin_symbols": False, "member_fields": False, "go_specs": False, "passage_bm25_unknown": 0.0,
-               "long_symbol_share": 1.0, "dotted_versions": False, "docs_data": False}
+               "long_symbol_share": 1.0, "docs_data": False}
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
@@ -270,9 +272,9 @@ def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
     return {
         "with-file-support": replace(default, file_support=0.1),  # measured, left off
         "no-long-symbol-share": replace(default, long_symbol_share=1.0),
-        "no-dotted-versions": replace(default, dotted_versions=False),
         "no-docs-data": replace(default, docs_data=False),
-        "no-round-6-prose": replace(default, long_symbol_share=1.0, dotted_versions=False, docs_data=False),
+        # with release_copies (round 6's dotted_versions, one rule with cpp-c's since round 7)
+        "no-round-6-prose": replace(default, long_symbol_share=1.0, release_copies=False, docs_data=False),
     }
 
 

@@ -147,15 +147,29 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
                  {"gather": time.perf_counter() - started}, side.missing, evidence, heads)
 
 
-_EXEMPT: dict[tuple[int, int], frozenset[str]] = {}
+_EXEMPT: dict[tuple[str, int, int], frozenset[str]] = {}
 MAX_FILE_TEXT_CHUNKS = 400  # a file's chunks read for its text (signals.canonical's inheritance lines)
+# Files whose text is kept between queries (per index generation): signals.canonical reads the
+# files of tied definitions, the same few for a name asked again (the MCP server, the warm process).
+MAX_CACHED_FILE_TEXTS = 256
+_FILE_TEXTS: dict[tuple[str, int, int], dict[str, str]] = {}
 
 
 def _file_text(store: store_mod.IndexStore, path: str) -> str:
-    """An indexed file's text: its chunks in line order, joined (a signal reads a few files)."""
-    ids = store.chunk_ids_of_files([path], MAX_FILE_TEXT_CHUNKS)
-    rows = store.chunks_by_id(ids)
-    return "\n".join(rows[cid].text for cid in ids if cid in rows)
+    """An indexed file's text: its chunks in line order, joined (a signal reads a few files).
+    Kept per generation of the index, for at most :data:`MAX_CACHED_FILE_TEXTS` files."""
+    key = store.generation_key()
+    texts = _FILE_TEXTS.get(key)
+    if texts is None:
+        _FILE_TEXTS.clear()
+        texts = _FILE_TEXTS[key] = {}
+    if path not in texts:
+        if len(texts) >= MAX_CACHED_FILE_TEXTS:
+            texts.pop(next(iter(texts)))  # the oldest
+        ids = store.chunk_ids_of_files([path], MAX_FILE_TEXT_CHUNKS)
+        rows = store.chunks_by_id(ids)
+        texts[path] = "\n".join(rows[cid].text for cid in ids if cid in rows)
+    return texts[path]
 
 
 def _file_lines(store: store_mod.IndexStore, path: str) -> dict[int, str]:
@@ -171,33 +185,33 @@ def _file_lines(store: store_mod.IndexStore, path: str) -> dict[int, str]:
 
 def _exempt(store: store_mod.IndexStore) -> frozenset[str]:
     """:func:`~paqad.search.priors.exempt_kinds` of the index, computed once per generation."""
-    key = (id(store), store.generation)
+    key = store.generation_key()
     if key not in _EXEMPT:
         _EXEMPT.clear()
         _EXEMPT[key] = exempt_kinds(store.file_paths())
     return _EXEMPT[key]
 
 
-_MAIN_LANGUAGES: dict[tuple[int, int], frozenset[str]] = {}
+_MAIN_LANGUAGES: dict[tuple[str, int, int], frozenset[str]] = {}
 
 
 def _main_languages(store: store_mod.IndexStore) -> frozenset[str]:
     """:func:`~paqad.search.signals.docs_code.main_languages` of the index, once per generation."""
     from paqad.search.signals.docs_code import main_languages
 
-    key = (id(store), store.generation)
+    key = store.generation_key()
     if key not in _MAIN_LANGUAGES:
         _MAIN_LANGUAGES.clear()
         _MAIN_LANGUAGES[key] = main_languages(store.file_paths())
     return _MAIN_LANGUAGES[key]
 
 
-_FILE_CHUNKS: dict[tuple[int, int], dict[str, int]] = {}
+_FILE_CHUNKS: dict[tuple[str, int, int], dict[str, int]] = {}
 
 
 def _file_chunks(store: store_mod.IndexStore) -> dict[str, int]:
     """Every indexed file's chunk count (the central-files signal), read once per generation."""
-    key = (id(store), store.generation)
+    key = store.generation_key()
     if key not in _FILE_CHUNKS:
         _FILE_CHUNKS.clear()
         _FILE_CHUNKS[key] = {path: row.chunk_count for path, row in store.files().items()}

@@ -54,6 +54,7 @@ class IndexStore:
 
     # --- lifecycle -----------------------------------------------------------------------
     def close(self) -> None:
+        """Close the database connection (the store is unusable after)."""
         self.db.close()
 
     def __enter__(self) -> "IndexStore":
@@ -97,6 +98,8 @@ class IndexStore:
         return dict(self.db.execute("SELECT key, value FROM meta").fetchall())
 
     def set_meta(self, values: Mapping[str, object]) -> None:
+        """Write ``values`` into the meta table (key -> ``str(value)``, replacing existing keys), inside
+        the caller's transaction. Raises whatever SQLite raises."""
         self.db.executemany(
             "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             [(k, str(v)) for k, v in values.items()],
@@ -110,6 +113,15 @@ class IndexStore:
     def generation(self) -> int:
         """Bumped by every commit that changes chunks or their vectors (names the dense view)."""
         return self._meta_int("generation") or 0
+
+    def generation_key(self) -> tuple[str, int, int]:
+        """``(database file, its inode, generation)``: names this index's contents for caches kept
+        across queries (an ``id()`` of the store object is reused by the next store a process opens)."""
+        try:
+            inode = self.paths.index_db.stat().st_ino
+        except OSError:
+            inode = 0
+        return str(self.paths.index_db), inode, self.generation
 
     # --- files and chunks ----------------------------------------------------------------
     def files(self) -> dict[str, FileRow]:
@@ -181,6 +193,8 @@ class IndexStore:
             self.db.execute("UPDATE chunks SET fts_hash = ? WHERE id = ?", (codec.token_hash(tokens), chunk_id))
 
     def upsert_file(self, row: FileRow) -> None:
+        """Insert or replace the files-table row of ``row.path`` (size in bytes, times in ns), inside the
+        caller's transaction."""
         self.db.execute(
             "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha256, language, chunk_count, ctime_ns, inode)"
             " VALUES (?,?,?,?,?,?,?,?)",
@@ -188,6 +202,8 @@ class IndexStore:
         )
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
+        """Chunk id -> :class:`ChunkRow` (text decompressed) for the ``ids`` that exist; ids not in the
+        index are absent, not an error. Read :data:`MAX_PARAMS` ids per statement."""
         out: dict[int, ChunkRow] = {}
         ids = list(ids)
         for start in range(0, len(ids), MAX_PARAMS):

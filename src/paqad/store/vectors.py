@@ -61,6 +61,7 @@ def model_id(db: sqlite3.Connection, fingerprint: str, dimension: int | None = N
 
 
 def model_dimension(db: sqlite3.Connection, model: int) -> int:
+    """The vector length stored for model row ``model``. Raises ``TypeError`` if there is no such row."""
     return int(db.execute("SELECT dimension FROM models WHERE id = ?", (model,)).fetchone()[0])
 
 

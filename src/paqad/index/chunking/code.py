@@ -114,6 +114,8 @@ class CodeCutter:
 
     # -- entry ------------------------------------------------------------------------------
     def spans(self) -> list[Span]:
+        """The file's spans (0-based inclusive rows), cut from its tree-sitter parse within the
+        character budget, definitions labelled by their symbol paths: one chunk each."""
         tree = _parse(self.language, self.data, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
         if self.language not in GRAMMAR_TYPES:
             self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),

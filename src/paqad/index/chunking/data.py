@@ -57,6 +57,8 @@ def _keyed_spans(
 
 
 def yaml_spans(lines: Lines, budget: int) -> list[Span]:
+    """YAML cut at its top-level keys, each span labelled with its key and at most ``budget``
+    characters (a larger value is split where its children start); no key: :func:`text_spans`."""
     rows = lines.lines
     starts: list[tuple[int, str]] = []
     for row, line in enumerate(rows):
@@ -166,6 +168,9 @@ _TOML_KEY = re.compile(r"^[A-Za-z0-9_\-\"'.]+\s*=")
 
 
 def toml_spans(lines: Lines, budget: int) -> list[Span]:
+    """TOML cut at its ``[table]`` headers (not inside multi-line strings), each span labelled with
+    its table and at most ``budget`` characters (a larger table is split at its keys; the keys above
+    the first table are a span of their own); no table: :func:`text_spans`."""
     rows = lines.lines
     starts = []
     multiline: str | None = None  # inside a """ or ''' string

@@ -96,6 +96,7 @@ def pack(atoms: Sequence[tuple[int, int]], lines: Lines, budget: int) -> list[tu
 
 
 def line_atoms(lo: int, hi: int) -> list[tuple[int, int]]:
+    """One atom per row ``lo..hi`` (0-based, inclusive): ``[(lo, lo), ..., (hi, hi)]``."""
     return [(row, row) for row in range(lo, hi + 1)]
 
 
@@ -119,6 +120,8 @@ def paragraph_atoms(lines: Lines, lo: int, hi: int, budget: int) -> list[tuple[i
 
 
 def window_spans(lines: Lines, budget: int) -> list[Span]:
+    """The non-blank rows packed into ``window`` spans of at most ``budget`` characters each (a file
+    with no structure to cut on)."""
     atoms = [(row, row) for row in range(len(lines)) if not lines.blank(row)]
     return [Span(lo, hi, None, "window") for lo, hi in pack(atoms, lines, budget)]
 
@@ -301,10 +304,13 @@ def finish(spans: list[Span], lines: Lines, budget: int) -> list[Span] | None:
 
 
 def text_spans(lines: Lines, budget: int) -> list[Span]:
+    """Plain text: blank-line paragraphs packed into ``block`` spans of at most ``budget`` characters
+    (an oversized paragraph is cut between lines)."""
     atoms = paragraph_atoms(lines, 0, len(lines) - 1, budget)
     return [Span(lo, hi, None, "block") for lo, hi in pack(atoms, lines, budget)]
 
 
 def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, an ellipsis as the last one when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

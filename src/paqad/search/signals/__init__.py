@@ -20,12 +20,12 @@ to score (not changed in place) and ``context`` is the query's read-only
 8. ``record_data``: chunks of source code that are only literal records (a generated table) x the
    data prior, like YAML/JSON files (issue 19);
 then issue 24's round-4 signals (symbols across packages, name shapes, module qualifiers, platform
-variants and version copies, issue-style prompts; see :data:`~paqad.search.options.ROUND_4_SIGNALS`
-and each module; ``platform_twins`` runs before saturation), round 6's C/C++/Java signals
-(``release_copies``, ``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
+variants and version copies (with round 6's dotted releases, ``release_copies``), issue-style prompts;
+see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each module; ``platform_twins`` runs before
+saturation), round 6's C/C++/Java signals (``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
 ``parallel_siblings`` off by default), round 7's ``error_types`` (a short exception-class file
 below the code that throws it in a question; ``type_modules``, type-only TypeScript modules, off
-by default), and last (issue 19) three that never move a file:
+by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
@@ -43,8 +43,8 @@ from paqad.search.signals import (central_files, coherence, community_files, def
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
-                                  platform_variants, prompt_waivers, record_data, reexports, release_copies, saturation,
-                                  symbol_words, title_names, type_modules)
+                                  platform_variants, prompt_waivers, record_data, reexports, saturation, symbol_words,
+                                  title_names, type_modules, version_copies)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -92,7 +92,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("root_package", name_shape.root_package, lambda o: o.symbols and o.root_package_share < 1.0),
     Signal("platform_variants", platform_variants.platform_variants, lambda o: o.priors and o.platform_prior < 1.0),
     Signal("named_platforms", platform_variants.named_platforms, lambda o: o.priors and o.named_platform_prior < 1.0),
-    Signal("version_copies", platform_variants.version_copies, lambda o: o.priors),
+    Signal("version_copies", version_copies.apply, lambda o: o.priors),
     Signal("issue_prompts", issue_prompts.apply, lambda o: o.priors),
     Signal("community_files", community_files.apply, lambda o: o.priors and o.community_prior != 1.0),
     Signal("docstring_chunks", docstring_chunks.apply, lambda o: o.priors and o.docstring_prior != 1.0),
@@ -103,9 +103,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
     Signal("interface_pairs", interface_pairs.apply, lambda o: o.priors and o.interface_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
-    # issue 24, round 6 (C, C++, Java): older release copies, generated parsers, inline implementation files,
-    # parallel siblings, feature catalogs
-    Signal("release_copies", release_copies.apply, lambda o: o.priors and o.release_copies),
+    # issue 24, round 6 (C, C++, Java): generated parsers, inline implementation files, parallel
+    # siblings, feature catalogs (its older release copies are version_copies' release_copies)
     Signal("grammar_outputs", grammar_outputs.apply, lambda o: o.priors and o.grammar_output_prior < 1.0),
     Signal("inline_pairs", inline_pairs.apply,
            lambda o: o.priors and (o.inline_pair_prior < 1.0 or o.inline_pair_lift > 0.0)),

@@ -1,4 +1,4 @@
-"""Platform variants and compatibility copies below the core code (issue 24), three signals:
+"""Platform variants below the core code (issue 24), two signals:
 
 - ``platform_variants``: a file for one platform (``win32/``, ``unix/``, ``util/env_windows.cc``,
   ``ae_kqueue.c``, ``terminal_check_bsd.go``, ``port/``) x ``platform_prior`` unless the query
@@ -7,12 +7,10 @@
 - ``named_platforms``: only when the query names a platform ("on Windows", "the epoll backend"):
   the variants for *other* platforms x ``named_platform_prior`` (the twin the query does not name
   must not crowd out the one it does). A question naming no platform is left alone, so a
-  project whose only implementation of an interface is ``env_posix.cc`` keeps it;
-- ``version_copies``: a folder ``vN/`` when a candidate of the same parent folder lives in a
-  newer ``vM/`` (M > N: zod's ``v3/`` beside ``v4/``) x ``version_prior`` unless the query says
-  ``vN``; with ``dotted_versions`` (issue 24, round 6) a dotted ``v1.7/`` beside ``v1.8/`` too
-  (jq's ``docs/content/manual/v1.3/`` ... ``v1.8/``, six copies of the manual above the C code).
-  ``legacy/``, ``compat/``, ``deprecated/`` folders are the ``compat`` path prior.
+  project whose only implementation of an interface is ``env_posix.cc`` keeps it.
+
+Older version folders (``v3/`` beside ``v4/``) are :mod:`~paqad.search.signals.version_copies`;
+``legacy/``, ``compat/``, ``deprecated/`` folders are the ``compat`` path prior.
 """
 
 from __future__ import annotations
@@ -43,14 +41,6 @@ _TOKEN = "|".join(sorted((re.escape(a) for a in _ALIASES), key=len, reverse=True
 # ae_select: event-loop backends; a folder select/ is jsoup's CSS selectors, not a backend)
 _FOLDER = re.compile(rf"(^|/)({_TOKEN}|platforms?|ports?)/", re.IGNORECASE)
 _STEM = re.compile(rf"(^|[_.-])({_TOKEN}|evport|devpoll|select|poll)$", re.IGNORECASE)
-_VERSION = re.compile(r"(^|/)v(\d+)/")
-_DOTTED_VERSION = re.compile(r"(^|/)v(\d+(?:\.\d+)*)/")
-_ASKED = {False: re.compile(r"\bv(\d+)\b", re.IGNORECASE), True: re.compile(r"\bv(\d+(?:\.\d+)*)\b", re.IGNORECASE)}
-
-
-def _version(text: str) -> tuple[int, ...]:
-    """``"1.7"`` -> ``(1, 7)``; tuples compare as versions (``(1, 10) > (1, 9) > (1,)``)."""
-    return tuple(int(part) for part in text.split("."))
 
 
 @lru_cache(maxsize=16384)
@@ -101,29 +91,4 @@ def named_platforms(scores: dict[int, float], context: RankingContext) -> dict[i
         variant = platform_words(path)
         if variant and not variant & named and path not in context.named_paths:
             out[cid] *= context.options.named_platform_prior
-    return out
-
-
-def version_copies(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
-    """Scores with ``version_prior`` on a ``vN/`` folder's chunks when a candidate lives in a newer
-    ``vM/`` of the same parent folder (and the query does not name ``vN``); dotted versions
-    (``v1.7/``) with ``dotted_versions``."""
-    dotted = context.options.dotted_versions
-    pattern = _DOTTED_VERSION if dotted else _VERSION
-    newest: dict[str, tuple[int, ...]] = {}
-    found: dict[int, tuple[str, tuple[int, ...]]] = {}
-    for cid in scores:
-        matches = list(pattern.finditer(context.rows[cid].path))
-        if matches:
-            last = matches[-1]  # the innermost version folder
-            parent, version = context.rows[cid].path[:last.start(2)], _version(last.group(2))
-            found[cid] = (parent, version)
-            newest[parent] = max(newest.get(parent, ()), version)
-    if all(version == newest[parent] for parent, version in found.values()):
-        return scores  # no older copy beside a newer one among the candidates
-    asked = {_version(v) for v in _ASKED[dotted].findall(context.info.text)}
-    out = dict(scores)
-    for cid, (parent, version) in found.items():
-        if version < newest[parent] and version not in asked and context.rows[cid].path not in context.named_paths:
-            out[cid] *= context.options.version_prior
     return out

@@ -1,0 +1,72 @@
+"""Version copies (issue 24): chunks of a folder named for an older version or release, when a
+candidate of the same parent folder lives in a newer one, x ``version_prior`` unless the query
+names that version (or the file).
+
+- ``vN/`` (round 4): zod's ``v3/`` beside ``v4/``, a compatibility copy over the current code;
+- with ``release_copies`` (round 6, on): dotted releases too, with or without the ``v``
+  (``v1.7/``, ``1.7/``, ``2.4.1/``), and ``v1/`` beside ``v1.8/``. jq keeps its manual once per
+  release (``docs/content/manual/v1.3/manual.yml`` ... ``v1.8/``, and ``dev/``): six near-identical
+  copies of the same prose took the first six places of questions about the C code (dev jq-06,
+  jq-12, jq-16). The newest release's copy (and a ``dev/`` or ``latest/`` beside it) keeps its place.
+
+A bare whole number (``2/``) is not a version folder: too many projects number other things.
+Round 6 had this rule twice (``dotted_versions`` of prose-where in ``version_copies`` and
+``release_copies`` of cpp-c, each x ``version_prior``); this is their one rule, applied once
+(bench/README.md, "Round 7: review").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paqad.search.signals.context import RankingContext
+
+# a version folder, keyed by release_copies: v3/; and v1.7/, V1.7/, 1.7/, 2.4.1/ (not 2/, V3/)
+_FOLDER = {False: re.compile(r"(^|/)v(\d+)/"),
+           True: re.compile(r"(^|/)(?:v(\d+(?:\.\d+)*)|[vV]?(\d+(?:\.\d+)+))/")}
+# a version the query names: v3; and v1.7, 1.7, 2.4.1 (not a bare 3)
+_ASKED = {False: re.compile(r"\bv(\d+)\b", re.IGNORECASE),
+          True: re.compile(r"\bv(\d+(?:\.\d+)*)\b|\b(\d+(?:\.\d+)+)\b", re.IGNORECASE)}
+
+
+def _number(match: re.Match[str]) -> str:
+    """The version digits of a :data:`_FOLDER` or :data:`_ASKED` match (its one group that matched)."""
+    return next(g for g in match.groups() if g and g[0].isdigit())
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """``"1.7"`` -> ``(1, 7)``; tuples compare as versions (``(1, 10) > (1, 9) > (1,)``)."""
+    return tuple(int(part) for part in text.split("."))
+
+
+def version_of(path: str, releases: bool = True) -> tuple[str, tuple[int, ...]] | None:
+    """``(parent folder, version as a tuple)`` of the innermost version folder in ``path``
+    (``docs/manual/v1.7/manual.yml`` -> ``("docs/manual/", (1, 7))``), None without one.
+    ``releases`` False: only ``vN/`` folders (``release_copies`` off)."""
+    matches = list(_FOLDER[releases].finditer(path))
+    if not matches:
+        return None
+    last = matches[-1]
+    return path[:last.end(1)], _version(_number(last))
+
+
+def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
+    """Scores with ``version_prior`` on chunks of an older version's folder beside a newer one."""
+    releases = context.options.release_copies
+    found: dict[int, tuple[str, tuple[int, ...]]] = {}
+    newest: dict[str, tuple[int, ...]] = {}
+    for cid in scores:
+        version = version_of(context.rows[cid].path, releases)
+        if version:
+            found[cid] = version
+            newest[version[0]] = max(newest.get(version[0], ()), version[1])
+    if all(version == newest[parent] for parent, version in found.values()):
+        return scores  # no older copy beside a newer one among the candidates
+    asked = {_version(_number(m)) for m in _ASKED[releases].finditer(context.info.text)}
+    out = dict(scores)
+    for cid, (parent, version) in found.items():
+        if version < newest[parent] and version not in asked and context.rows[cid].path not in context.named_paths:
+            out[cid] *= context.options.version_prior
+    return out
