@@ -22,11 +22,12 @@ _MACRO = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z][A-Z0-9]*(?:EXPORT|API))\b"
 # Its optional argument list, one nesting level deep: `CAPABILITY("mutex")`, `GUARDED_BY(a(b))`.
 _ARGS = rb"(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?"
 
-# `class|struct|union MACRO... Name` followed by what can follow a class name: a body, a base
-# list, `final`, or `;` (a forward declaration). Group 1: the macro(s) to blank.
+# `class|struct|union MACRO... Name` followed by what can follow a defined class's name: a body,
+# a base list or `final` (not `;`: `struct TREE_NODE node;` declares a variable of a C struct
+# type, and a forward declaration defines nothing either way). Group 1: the macro(s) to blank.
 _CLASS_MACRO = re.compile(
     rb"\b(?:class|struct|union)[ \t]+((?:" + _MACRO + _ARGS + rb"[ \t]+)+)"
-    rb"(?=[A-Za-z_]\w*\s*(?:final\b\s*)?(?:[{;]|:(?!:)))"
+    rb"(?=[A-Za-z_]\w*\s*(?:final\b\s*)?(?:\{|:(?!:)))"
 )
 
 # `) [const|noexcept|override|final|&|&&]... MACRO[(args)]...` on the same line as the `)`,
