@@ -102,3 +102,11 @@ def test_plain_class_and_function_unchanged() -> None:
 def test_casts_and_calls_are_not_blanked() -> None:
     text = b"int f(int x) {\n  return (int) INT_MAX;\n}\nstruct TREE_NODE node;\nint y = g(x) ? A_B : C_D;\n"
     assert blank_macros(text) == text
+
+
+def test_annotation_on_a_continuation_line_is_blanked() -> None:
+    text = b"  const char* Name() const\n      GTEST_LOCK_EXCLUDED_(g_gmock_mutex);\n"
+    blanked = blank_macros(text)
+    assert blanked == b"  const char* Name() const\n      " + b" " * 35 + b";\n"
+    top_level = b"DECLARE_ONE(a)\nDEFINE_TWO(b);\n"  # a macro at a line's start is a statement of its own
+    assert blank_macros(top_level) == top_level

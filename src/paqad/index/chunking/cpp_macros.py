@@ -30,10 +30,11 @@ _CLASS_MACRO = re.compile(
     rb"(?=[A-Za-z_]\w*\s*(?:final\b\s*)?(?:\{|:(?!:)))"
 )
 
-# `) [const|noexcept|override|final|&|&&]... MACRO[(args)]...` on the same line as the `)`,
+# `) [const|noexcept|override|final|&|&&]... MACRO[(args)]...` on the line of the `)` or on an
+# indented continuation line (googletest's `bool Locked() const\n      GTEST_LOCK_EXCLUDED_(mu);`),
 # followed by what ends or continues a function declarator. Group 1: the macro(s) to blank.
 _TRAILING_MACRO = re.compile(
-    rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final|&&|&)[ \t]*)*"
+    rb"\)[ \t]*(?:(?:const|volatile|noexcept|override|final|&&|&)[ \t]*)*(?:\n[ \t]+)?"
     rb"((?:" + _MACRO + _ARGS + rb"[ \t]*)+)"
     rb"(?=\s*(?:[;{=]|:(?!:)|->|override\b|const\b|final\b|noexcept\b))"
 )
