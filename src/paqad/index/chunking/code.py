@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
+from paqad.index.chunking.cpp_macros import MACRO_LANGUAGES, blank_macros
 from paqad.index.chunking.grammars import (
     ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES,
     NAME_NODE_TYPES, WHITESPACE,
@@ -116,7 +117,10 @@ class CodeCutter:
     def spans(self) -> list[Span]:
         """The file's spans (0-based inclusive rows), cut from its tree-sitter parse within the
         character budget, definitions labelled by their symbol paths: one chunk each."""
-        tree = _parse(self.language, self.data, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
+        # C/C++: the parse reads the source with annotation macros blanked (same offsets);
+        # names, rows and chunk text come from the original bytes.
+        parsed = blank_macros(self.data) if self.language in MACRO_LANGUAGES else self.data
+        tree = _parse(self.language, parsed, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
         if self.language not in GRAMMAR_TYPES:
             self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
                                       _file_module(self.path) if grammar_files()[self.language].file_module else None)
