@@ -312,3 +312,44 @@ def wait_for_warm(paths, timeout: float = 90.0) -> None:
         except warm.Miss:
             time.sleep(0.1)
     raise AssertionError("no warm process came up")
+
+
+# The prompt the shop project answers with src/shop/retry.py:L1-13 (with_retries).
+SHOP_PROMPT = "how are failed calls retried with exponential backoff?"
+
+# A small shop project (retry helper, login, cart, README): the prompt hook and dense-cost tests.
+SHOP_FILES = {
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
+    "src/shop/retry.py": (
+        "import time\n\nMAX_RETRIES = 5\n\n\n"
+        "def with_retries(fn, attempts=MAX_RETRIES, backoff=0.5):\n"
+        '    """Call fn and retry it with exponential backoff when it raises TimeoutError."""\n'
+        "    for attempt in range(attempts):\n"
+        "        try:\n"
+        "            return fn()\n"
+        "        except TimeoutError:\n"
+        "            time.sleep(backoff * 2 ** attempt)\n"
+        '    raise TimeoutError("gave up after retries")\n'
+    ),
+    "src/shop/auth.py": (
+        "def login(user, password):\n"
+        '    """Check the password against the stored hash and start a session."""\n'
+        "    if not verify_password(user, password):\n"
+        '        raise PermissionError("bad credentials")\n'
+        "    return start_session(user)\n\n\n"
+        "def verify_password(user, password):\n"
+        '    """Compare the hash of the given password with the user\'s stored hash."""\n'
+        "    return hash_password(password) == user.password_hash\n"
+    ),
+    "src/shop/cart.py": (
+        "class Cart:\n"
+        '    """A shopping cart: items with quantities and a total price in cents."""\n\n'
+        "    def __init__(self):\n"
+        "        self.items = {}\n\n"
+        "    def add(self, sku, quantity=1):\n"
+        "        self.items[sku] = self.items.get(sku, 0) + quantity\n\n"
+        "    def total(self, prices):\n"
+        "        return sum(prices[sku] * n for sku, n in self.items.items())\n"
+    ),
+    "README.md": "# Shop\n\nA small web shop: carts, login and a retry helper for flaky payment calls.\n",
+}

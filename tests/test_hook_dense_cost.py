@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_index
+from conftest import SHOP_FILES, SHOP_PROMPT, build_index
 
 from paqad.config import load_settings
 from paqad.deliver import dense_cost
@@ -20,29 +20,8 @@ from paqad.deliver.answer import section_for_prompt
 from paqad.deliver.dense_cost import DEFAULT_RATIO, DenseCost
 from paqad.project import ProjectPaths
 
-PROMPT = "how are failed calls retried with exponential backoff?"
-FILES = {
-    "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
-    "src/shop/retry.py": (
-        "import time\n\nMAX_RETRIES = 5\n\n\n"
-        "def with_retries(fn, attempts=MAX_RETRIES, backoff=0.5):\n"
-        '    """Call fn and retry it with exponential backoff when it raises TimeoutError."""\n'
-        "    for attempt in range(attempts):\n"
-        "        try:\n"
-        "            return fn()\n"
-        "        except TimeoutError:\n"
-        "            time.sleep(backoff * 2 ** attempt)\n"
-        '    raise TimeoutError("gave up after retries")\n'
-    ),
-    "src/shop/cart.py": (
-        "class Cart:\n"
-        '    """A shopping cart: items with quantities and a total price in cents."""\n\n'
-        "    def __init__(self):\n"
-        "        self.items = {}\n\n"
-        "    def total(self, prices):\n"
-        "        return sum(prices[sku] * n for sku, n in self.items.items())\n"
-    ),
-}
+PROMPT = SHOP_PROMPT
+FILES = SHOP_FILES
 LATE_LINE = "Search degraded: semantic search did not finish within the hook's budget; keyword search only.\n"
 NOT_STARTED_LINE = ("Search degraded: semantic search was not started: the model would not have loaded within the "
                     "hook's budget (rag_hook_budget_ms) on this machine now; keyword search only.\n")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_index, write_files
+from conftest import SHOP_FILES, SHOP_PROMPT, build_index, write_files
 
 from paqad.config import load_settings
 from paqad.hosts import HOSTS
@@ -25,43 +25,8 @@ BUDGET_S = 1.5  # the default rag_hook_budget_ms
 # these tests assert it returns, not how fast: on a saturated CI machine the interpreter's start
 # alone can exceed the budget. Latency against the budget is measured by bench/hook_latency.py.
 HANG_S = 20.0
-PROMPT = "how are failed calls retried with exponential backoff?"
-
-FILES = {
-    "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\n',
-    "src/shop/retry.py": (
-        "import time\n\nMAX_RETRIES = 5\n\n\n"
-        "def with_retries(fn, attempts=MAX_RETRIES, backoff=0.5):\n"
-        '    """Call fn and retry it with exponential backoff when it raises TimeoutError."""\n'
-        "    for attempt in range(attempts):\n"
-        "        try:\n"
-        "            return fn()\n"
-        "        except TimeoutError:\n"
-        "            time.sleep(backoff * 2 ** attempt)\n"
-        '    raise TimeoutError("gave up after retries")\n'
-    ),
-    "src/shop/auth.py": (
-        "def login(user, password):\n"
-        '    """Check the password against the stored hash and start a session."""\n'
-        "    if not verify_password(user, password):\n"
-        '        raise PermissionError("bad credentials")\n'
-        "    return start_session(user)\n\n\n"
-        "def verify_password(user, password):\n"
-        '    """Compare the hash of the given password with the user\'s stored hash."""\n'
-        "    return hash_password(password) == user.password_hash\n"
-    ),
-    "src/shop/cart.py": (
-        "class Cart:\n"
-        '    """A shopping cart: items with quantities and a total price in cents."""\n\n'
-        "    def __init__(self):\n"
-        "        self.items = {}\n\n"
-        "    def add(self, sku, quantity=1):\n"
-        "        self.items[sku] = self.items.get(sku, 0) + quantity\n\n"
-        "    def total(self, prices):\n"
-        "        return sum(prices[sku] * n for sku, n in self.items.items())\n"
-    ),
-    "README.md": "# Shop\n\nA small web shop: carts, login and a retry helper for flaky payment calls.\n",
-}
+PROMPT = SHOP_PROMPT
+FILES = SHOP_FILES
 
 
 def payload(host: str, root: Path, prompt: str = PROMPT, cwd: Path | None = None) -> dict:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from typing import Callable, TypeVar
 
 from paqad import store as store_mod
 from paqad.embed.base import Embedder
@@ -183,13 +184,22 @@ def _file_lines(store: store_mod.IndexStore, path: str) -> dict[int, str]:
     return lines
 
 
+T = TypeVar("T")
+
+
+def _per_generation(cache: dict, store: store_mod.IndexStore, compute: Callable[[], T]) -> T:
+    """``compute()`` once per generation of ``store``'s index: ``cache`` holds the current
+    generation's value only (an older one is dropped when the index changes)."""
+    key = store.generation_key()
+    if key not in cache:
+        cache.clear()
+        cache[key] = compute()
+    return cache[key]
+
+
 def _exempt(store: store_mod.IndexStore) -> frozenset[str]:
     """:func:`~paqad.search.priors.exempt_kinds` of the index, computed once per generation."""
-    key = store.generation_key()
-    if key not in _EXEMPT:
-        _EXEMPT.clear()
-        _EXEMPT[key] = exempt_kinds(store.file_paths())
-    return _EXEMPT[key]
+    return _per_generation(_EXEMPT, store, lambda: exempt_kinds(store.file_paths()))
 
 
 _MAIN_LANGUAGES: dict[tuple[str, int, int], frozenset[str]] = {}
@@ -199,11 +209,7 @@ def _main_languages(store: store_mod.IndexStore) -> frozenset[str]:
     """:func:`~paqad.search.signals.docs_code.main_languages` of the index, once per generation."""
     from paqad.search.signals.docs_code import main_languages
 
-    key = store.generation_key()
-    if key not in _MAIN_LANGUAGES:
-        _MAIN_LANGUAGES.clear()
-        _MAIN_LANGUAGES[key] = main_languages(store.file_paths())
-    return _MAIN_LANGUAGES[key]
+    return _per_generation(_MAIN_LANGUAGES, store, lambda: main_languages(store.file_paths()))
 
 
 _FILE_CHUNKS: dict[tuple[str, int, int], dict[str, int]] = {}
@@ -211,11 +217,8 @@ _FILE_CHUNKS: dict[tuple[str, int, int], dict[str, int]] = {}
 
 def _file_chunks(store: store_mod.IndexStore) -> dict[str, int]:
     """Every indexed file's chunk count (the central-files signal), read once per generation."""
-    key = store.generation_key()
-    if key not in _FILE_CHUNKS:
-        _FILE_CHUNKS.clear()
-        _FILE_CHUNKS[key] = {path: row.chunk_count for path, row in store.files().items()}
-    return _FILE_CHUNKS[key]
+    return _per_generation(_FILE_CHUNKS, store,
+                           lambda: {path: row.chunk_count for path, row in store.files().items()})
 
 
 def rank(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
