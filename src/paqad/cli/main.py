@@ -45,7 +45,8 @@ class LazyGroup(click.Group):
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
-    lazy={"hooks": "paqad.cli.hooks_commands", "hook": "paqad.cli.hooks_commands", "mcp": "paqad.cli.hooks_commands"},
+    lazy={"hooks": "paqad.cli.hooks_commands", "hook": "paqad.cli.hooks_commands", "mcp": "paqad.cli.hooks_commands",
+          "config": "paqad.cli.config_commands"},
 )
 @click.version_option(__version__, prog_name="paqad-ai")
 def cli() -> None:

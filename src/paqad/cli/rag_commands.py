@@ -54,10 +54,10 @@ class BuildProgress:
         if not self.started_display:
             self.progress.start()
         if stage == "eligible":
-            self.progress.console.print(f"{done} files eligible, {total - done} skipped (`paqad-ai rag status --explain .` says which and why)")
+            self.progress.console.print(f"{done:,} files eligible, {total - done:,} skipped (`paqad-ai rag status --explain .` says which and why)")
             return
         if stage == "cached":
-            self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
+            self.progress.console.print(f"{total:,} chunks to index: {done:,} from the embedding cache, {total - done:,} to embed")
             return
         if stage == "searchable":
             more = "; embedding continues" if done < total else ""
@@ -94,7 +94,7 @@ def _note(message: str) -> None:
 def _confirm_upload(settings, chunks: int, chars: int) -> bool:
     """Before a remote build on a terminal: say what will be sent where, and ask."""
     click.confirm(
-        f"This will send {chunks} chunks ({chars:,} characters) of this project to {settings.rag_embedding_provider} "
+        f"This will send {chunks:,} chunks ({chars:,} characters) of this project to {settings.rag_embedding_provider} "
         f"({settings.rag_embedding_model}). Continue?", abort=True, err=True,
     )
     return True
@@ -332,7 +332,7 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
     if outcome.backlog_failed and not quiet:
         _note(outcome.backlog_failed)
     elif outcome.backlog_embedded and not quiet:
-        _note(f"embedded {outcome.backlog_embedded} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
+        _note(f"embedded {outcome.backlog_embedded:,} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
 
 
 def register(group: click.Group) -> None:

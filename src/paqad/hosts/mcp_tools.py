@@ -185,7 +185,7 @@ def symbol_markdown(out: SymbolOutput) -> str:
 def grep_markdown(out: GrepOutput) -> str:
     what = "regex" if out.regex else "text"
     noun = "line" if len(out.matches) == 1 else "lines"
-    summary = f"{len(out.matches)} matching {noun} for {what} {out.pattern!r} in {out.files_searched} indexed files" + \
+    summary = f"{len(out.matches)} matching {noun} for {what} {out.pattern!r} in {out.files_searched:,} indexed files" + \
         (" (truncated)" if out.truncated else "") + "."
     lines = header_lines(summary, out.index, None)
     current = None
