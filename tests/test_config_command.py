@@ -1,0 +1,87 @@
+"""`paqad-ai config list|get|set|unset` (round 8, a new user): every key's help text was written
+in config.py and shown by no command; a key could be changed only by editing .paqad/.config."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+from paqad.config import KEYS
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj ü"  # a path with a space and non-ASCII, as a user's may be
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+def test_config_help_lists_every_key_with_its_default_and_help(tmp_path: Path) -> None:
+    code, out, err = run_cli("config", "--help")
+    assert (code, err) == (0, "")
+    joined = " ".join(out.split())
+    for key in KEYS.values():
+        assert " ".join(key.help.split()) in joined, key.name
+    assert "rag_top_n (20): fused results considered per query" in joined
+    assert "rag_embedding_model (the provider's):" in joined
+    assert "rag_enabled (false):" in joined
+
+
+def test_config_list_shows_value_source_allowed_values_and_help(tmp_path: Path, monkeypatch) -> None:
+    root = _project(tmp_path)
+    monkeypatch.setenv("PAQAD_RAG_HOOK_BUDGET_MS", "900")
+    code, out, err = run_cli("config", "list", project=root)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == 3 * len(KEYS)
+    at = lines.index("rag_hook_budget_ms = 900   [env PAQAD_RAG_HOOK_BUDGET_MS]")
+    assert lines[at + 1] == f"    {KEYS['rag_hook_budget_ms'].help}"
+    assert lines[at + 2] == "    allowed: an integer from 50 to 60000; default: 1500"
+    assert "rag_team_store = (empty)   [default]" in lines
+    code, out, _ = run_cli("config", "list", "--json", project=root)
+    data = {item["name"]: item for item in json.loads(out)}
+    assert list(data) == list(KEYS)
+    assert data["rag_max_file_size"] == {"name": "rag_max_file_size", "value": "1048576", "source": "default",
+                                         "default": "1048576", "allowed": "an integer from 1 to 104857600",
+                                         "help": KEYS["rag_max_file_size"].help}
+
+
+def test_config_set_checks_the_value_and_writes_the_local_file(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    assert run_cli("config", "set", "rag_top_n", "7", project=root) == (0, "rag_top_n=7 written to .paqad/.config\n", "")
+    assert run_cli("config", "get", "rag_top_n", project=root) == (0, "7\n", "")
+    assert "rag_top_n=7" in config.read_text(encoding="utf-8").splitlines()
+    before = config.read_text(encoding="utf-8")
+    assert run_cli("config", "set", "rag_topn", "5", project=root) == (
+        2, "", "paqad-ai: error: rag_topn: no such config key; did you mean rag_top_n?\n")
+    assert run_cli("config", "set", "rag_top_n", "0", project=root) == (
+        2, "", "paqad-ai: error: rag_top_n='0' is not valid; allowed: an integer from 1 to 200\n")
+    # a value the other settings refuse is not written: the file stays as it was
+    assert run_cli("config", "set", "rag_relief_floor", "0.9", project=root) == (
+        2, "", "paqad-ai: error: .paqad/.config: rag_relief_floor=0.9 is above rag_similarity_threshold=0.75; "
+               "allowed: at most the threshold\n")
+    assert config.read_text(encoding="utf-8") == before
+
+
+def test_config_set_warns_when_the_environment_wins(tmp_path: Path, monkeypatch) -> None:
+    root = _project(tmp_path)
+    monkeypatch.setenv("PAQAD_RAG_TOP_N", "3")
+    assert run_cli("config", "set", "rag_top_n", "8", project=root) == (
+        0, "rag_top_n=8 written to .paqad/.config\n",
+        "paqad-ai: warning: PAQAD_RAG_TOP_N is set and wins over .paqad/.config (now rag_top_n=3)\n")
+
+
+def test_config_unset_removes_only_that_key(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    config.parent.mkdir()
+    config.write_text("# mine\nrag_top_n=9\nrag_hook_budget_ms=900\n", encoding="utf-8")
+    assert run_cli("config", "unset", "rag_top_n", project=root) == (
+        0, "rag_top_n: removed from .paqad/.config; now 20 [default]\n", "")
+    assert config.read_text(encoding="utf-8") == "# mine\nrag_hook_budget_ms=900\n"
+    assert run_cli("config", "unset", "rag_top_n", project=root) == (
+        0, "rag_top_n: not set in .paqad/.config; now 20 [default]\n", "")
+    assert run_cli("config", "get", "rag_nope", project=root) == (
+        2, "", "paqad-ai: error: rag_nope: no such config key; did you mean rag_top_n?\n")
