@@ -87,3 +87,21 @@ def test_counts_print_with_thousands_separators_in_every_summary() -> None:
     synced = IndexReport(full=False, files_total=1083, files_changed=1500, files_removed=2000, chunks_total=11139,
                          embedded_chunks=4321, cached=1234, seconds=0.5)
     assert synced.summary() == "synced 1,500 changed, 2,000 removed (4,321 embedded, 1,234 cached) in 0.50s"
+
+
+def test_init_status_and_explain_count_the_same_skipped_files(project: Path) -> None:
+    """Round 8: init said "8 skipped" and status "skipped: 8 (..., hard:paqad-dir 1, hard:vcs-dir 1)"
+    where `--explain .` listed 6: `.git/` and `.paqad/` are counted by none of them now."""
+    import re
+
+    code, _, err = run_cli("rag", "init", "--provider", "local", project=project)
+    eligible, skipped = map(int, re.search(r"^(\d+) files eligible, (\d+) skipped \(", err, re.M).groups())
+    code, out, _ = run_cli("rag", "status", project=project)
+    line = next(line for line in out.splitlines() if line.startswith("  skipped: "))
+    assert line.startswith(f"  skipped: {skipped} (") and "hard:vcs-dir" not in line and "hard:paqad-dir" not in line
+    code, out, _ = run_cli("rag", "status", "--explain", ".", project=project)
+    assert out.splitlines()[0] == (f"./: a folder; the walk enters it and decides each file in it ({eligible} indexed, "
+                                   f"{skipped} skipped)")
+    # the JSON keeps every reason's count
+    rejected = json.loads(run_cli("rag", "status", "--json", project=project)[1])["index"]["rejected"]
+    assert rejected["hard:vcs-dir"] == 1 and sum(rejected.values()) == skipped + 2

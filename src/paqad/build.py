@@ -38,6 +38,7 @@ from paqad.embed.base import Embedder
 from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError, ProviderResponseError
 from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
+from paqad.index.filters import shown_as_skipped
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
@@ -201,7 +202,8 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     plan = plan_sync(paths.root, settings.rag_max_file_size, known, full, int(meta.get("synced_at_ns") or 0))
     rejected = plan.discovery.reason_counts()
     tick("discover", 1, 1)
-    tick("eligible", len(plan.discovery.eligible), len(plan.discovery.eligible) + len(plan.discovery.rejected))
+    skipped = sum(1 for d in plan.discovery.rejected if shown_as_skipped(d))  # as `--explain .` counts them
+    tick("eligible", len(plan.discovery.eligible), len(plan.discovery.eligible) + skipped)
 
     # 2. chunk
     files = chunk_changed(paths.root, plan, known, tick)

@@ -114,8 +114,6 @@ class Explanation:
 # What a folder's one-line-per-reason explanation shows of its skipped paths: this many per reason
 # (the JSON has them all: a new user could not find out which "5 more" were skipped).
 SKIPPED_EXAMPLES = 3
-# Folders every project has, rejected by rule: saying so under `--explain .` tells nobody anything.
-_ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
 
 
 def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
@@ -125,11 +123,11 @@ def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[st
     once, as ``name/``), the most frequent reason first; ``.git`` and ``.paqad`` are left out,
     folders or a git worktree's ``.git`` file. ``max_file_size`` in bytes."""
     from paqad.index.discover import discover
+    from paqad.index.filters import shown_as_skipped
 
     grouped: dict[str, list[str]] = {}
     for decision in discover(root, max_file_size=max_file_size).rejected:
-        if (decision.reason and decision.reason not in _ALWAYS_SKIPPED and decision.path.startswith(folder)
-                and decision.path.rsplit("/", 1)[-1] != ".git"):  # a worktree's or submodule's pointer file
+        if shown_as_skipped(decision) and decision.path.startswith(folder):
             grouped.setdefault(decision.reason, []).append(decision.path)
     ordered = sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     return tuple((reason, len(found), tuple(found)) for reason, found in ordered)

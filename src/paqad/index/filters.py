@@ -440,6 +440,18 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     return None
 
 
+# Folders every project has, rejected by rule (``.git``, ``.paqad``): counting or listing them as
+# "skipped" tells nobody anything (round 8: init said "8 skipped" where `--explain .` listed 6).
+ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
+
+
+def shown_as_skipped(decision: FilterDecision) -> bool:
+    """Whether a rejected ``decision`` is one that init, status and ``--explain`` count as skipped:
+    not :data:`ALWAYS_SKIPPED`, not a git worktree's or submodule's ``.git`` pointer file."""
+    return bool(decision.reason) and decision.reason not in ALWAYS_SKIPPED and \
+        decision.path.rsplit("/", 1)[-1] != ".git"
+
+
 # What `rag status --explain FILE` adds to a file check's code: what it found and what to do
 # (round 8, a new user: "latin1.go: not indexed (check:not-utf8)" said neither).
 _CHECK_WORDS = {

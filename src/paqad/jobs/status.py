@@ -73,6 +73,7 @@ class StatusReport:
     def _index_lines(self) -> list[str]:
         """The indented lines under ``Index: ...`` for an index with a completed build."""
         from paqad.index.languages import chunking_for
+        from paqad.index.filters import ALWAYS_SKIPPED
         from paqad.index.sync import large_sources_note, not_utf8_note
 
         idx = self.status.index
@@ -89,9 +90,10 @@ class StatusReport:
                          f"{idx.chunks:,} chunks have vectors; the rest match by keywords only until embedding "
                          "finishes: `paqad-ai rag refresh-context` continues it)")
         lines.append(f"  languages: {langs}")
-        if idx.rejected:
-            skipped = ", ".join(f"{k} {v:,}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
-            lines.append(f"  skipped: {sum(idx.rejected.values()):,} ({skipped}; `paqad-ai rag status --explain .` lists them)")
+        shown = {k: v for k, v in idx.rejected.items() if k not in ALWAYS_SKIPPED}  # as `--explain .` counts them
+        if shown:
+            skipped = ", ".join(f"{k} {v:,}" for k, v in sorted(shown.items(), key=lambda kv: -kv[1]))
+            lines.append(f"  skipped: {sum(shown.values()):,} ({skipped}; `paqad-ai rag status --explain .` lists them)")
         notes = (large_sources_note(list(idx.large_sources), self.max_file_size, idx.rejected.get("check:too-large", 0)),
                  not_utf8_note(idx.not_utf8))
         lines += [f"  {note}" for note in notes if note]
