@@ -105,3 +105,14 @@ def test_init_status_and_explain_count_the_same_skipped_files(project: Path) -> 
     # the JSON keeps every reason's count
     rejected = json.loads(run_cli("rag", "status", "--json", project=project)[1])["index"]["rejected"]
     assert rejected["hard:vcs-dir"] == 1 and sum(rejected.values()) == skipped + 2
+
+
+def test_a_query_file_that_is_not_utf8_is_one_line_naming_the_file_and_the_fix(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    query = tmp_path / "question.txt"
+    query.write_bytes("o\xf9 est le cache des r\xe9ponses ?".encode("latin-1"))
+    assert run_cli("rag", "probe", "--query-file", str(query), project=tmp_path) == (
+        2, "", f"paqad-ai: error: --query-file {query}: not UTF-8 text (byte 0xf9 at offset 1); save it as UTF-8 "
+               "(`iconv -f latin1 -t utf-8`) or pipe it to `paqad-ai rag probe -`\n")
+    assert run_cli("rag", "probe", "--query-file", str(tmp_path / "none.txt"), project=tmp_path) == (
+        2, "", f"paqad-ai: error: --query-file {tmp_path / 'none.txt'}: cannot read (No such file or directory)\n")

@@ -232,8 +232,12 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
     if query_file is not None:
         try:
             text = query_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserFileError(f"--query-file {query_file}: cannot read ({exc})") from None
+        except UnicodeDecodeError as exc:  # round 8: "cannot read ('utf-8' codec can't decode ...)"
+            raise UserFileError(f"--query-file {query_file}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                                f"offset {exc.start}); save it as UTF-8 (`iconv -f latin1 -t utf-8`) or pipe it to "
+                                "`paqad-ai rag probe -`") from None
+        except OSError as exc:
+            raise UserFileError(f"--query-file {query_file}: cannot read ({exc.strerror})") from None
     elif query == "-":
         text = _decode_stdin(sys.stdin)
     elif query is not None:
