@@ -82,7 +82,7 @@ def test_counts_print_with_thousands_separators_in_every_summary() -> None:
                        cached=1200, seconds=21.64)
     assert full.summary() == "indexed 1,083 files, 11,139 chunks (11,139 embedded, 1,200 cached) in 21.6s"
     same = IndexReport(full=False, files_total=1083, chunks_total=11139, embedded_chunks=10000, pending=1139)
-    assert same.summary() == ("index up to date (1,083 files, 11,139 chunks, 10,000 embedded); 1,139 chunks not "
+    assert same.summary() == ("index up to date (1,083 files, 11,139 chunks, 10,000 of them embedded now); 1,139 chunks not "
                               "embedded yet (keyword search only for them)")
     synced = IndexReport(full=False, files_total=1083, files_changed=1500, files_removed=2000, chunks_total=11139,
                          embedded_chunks=4321, cached=1234, seconds=0.5)

@@ -111,7 +111,8 @@ class IndexReport:
             return (f"indexed {self.files_total:,} files, {self.chunks_total:,} chunks "
                     f"({local:,} embedded{team}, {self.cached:,} cached) in {self.seconds:.1f}s{left}")
         if not self.changed:
-            embedded = f", {local:,} embedded{team}" if self.embedded_chunks else ""
+            # "388 chunks, 322 embedded" read as 66 left without vectors (round 8): these got theirs now
+            embedded = f", {local:,} of them embedded now{team}" if self.embedded_chunks else ""
             return f"index up to date ({self.files_total:,} files, {self.chunks_total:,} chunks{embedded}){left}"
         return (f"synced {self.files_changed:,} changed, {self.files_removed:,} removed "
                 f"({local:,} embedded{team}, {self.cached:,} cached) in {self.seconds:.2f}s{left}")
