@@ -116,3 +116,14 @@ def test_a_query_file_that_is_not_utf8_is_one_line_naming_the_file_and_the_fix(t
                "(`iconv -f latin1 -t utf-8`) or pipe it to `paqad-ai rag probe -`\n")
     assert run_cli("rag", "probe", "--query-file", str(tmp_path / "none.txt"), project=tmp_path) == (
         2, "", f"paqad-ai: error: --query-file {tmp_path / 'none.txt'}: cannot read (No such file or directory)\n")
+
+
+def test_the_terminal_progress_bar_counts_with_separators_too() -> None:
+    from rich.progress import Progress
+
+    from paqad.cli.rag_commands import count_column
+
+    progress = Progress(disable=True)
+    task = progress.add_task("Embedding", total=11139)
+    progress.update(task, completed=1139)
+    assert count_column().render(progress.tasks[0]).plain == "1,139/11,139"

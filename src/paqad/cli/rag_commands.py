@@ -19,6 +19,20 @@ from paqad.errors import (
 from paqad.cli.options import project_root_option, resolve_paths
 
 
+def count_column():
+    """rich's done/total column with thousands separators (``1,139/1,139``), as every other line
+    prints a count (rich's own MofNCompleteColumn writes ``1139/1139``: round 8)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class CountColumn(ProgressColumn):
+        def render(self, task) -> Text:
+            total = f"{int(task.total):,}" if task.total is not None else "?"
+            return Text(f"{int(task.completed):,}/{total}", style="progress.download")
+
+    return CountColumn()
+
+
 class BuildProgress:
     """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""
 
@@ -26,11 +40,11 @@ class BuildProgress:
 
     def __init__(self, enabled: bool = True):
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         stderr = Console(stderr=True)
         self.progress = Progress(
-            TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.description:<14}"), BarColumn(), count_column(),
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
             console=stderr, transient=False, disable=not enabled,
         )
