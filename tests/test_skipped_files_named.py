@@ -127,3 +127,16 @@ def test_the_terminal_progress_bar_counts_with_separators_too() -> None:
     task = progress.add_task("Embedding", total=11139)
     progress.update(task, completed=1139)
     assert count_column().render(progress.tasks[0]).plain == "1,139/11,139"
+
+
+def test_files_over_the_cap_that_are_not_hand_written_are_still_counted() -> None:
+    from paqad.index.sync import MAX_LARGE_CHECKED, large_sources_note
+
+    assert large_sources_note([], 2000, 3) == (
+        "3 file(s) over rag_max_file_size=2000 look generated or are not source, so are not named here "
+        "(`paqad-ai rag status --explain . --json` lists them)")
+    assert large_sources_note([], 2000, 0) is None
+    many = large_sources_note([("a.py", 3000)], 2000, MAX_LARGE_CHECKED + 10)
+    assert many.endswith(f"; {MAX_LARGE_CHECKED + 9} other file(s) over the cap look generated, are not source or were "
+                         f"not checked (the first {MAX_LARGE_CHECKED} are), so are not named here "
+                         "(`paqad-ai rag status --explain . --json` lists them)")

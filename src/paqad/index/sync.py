@@ -149,10 +149,13 @@ def large_sources_note(large: list[tuple[str, int]] | tuple[tuple[str, int], ...
     others = max(too_large - len(large), 0)
     if not large and not others:
         return None
-    rest = (f"{others:,} other file(s) over the cap look generated or are not source, so are not named here "
-            "(`paqad-ai rag status --explain . --json` lists them)") if others else ""
+    why = ("look generated or are not source" if too_large <= MAX_LARGE_CHECKED else
+           f"look generated, are not source or were not checked (the first {MAX_LARGE_CHECKED} are)")
+    cap = "other file(s) over the cap" if large else f"file(s) over rag_max_file_size={max_file_size}"
+    rest = (f"{others:,} {cap} {why}, "
+            "so are not named here (`paqad-ai rag status --explain . --json` lists them)") if others else ""
     if not large:
-        return f"{rest[0].upper()}{rest[1:]}" if rest else None
+        return rest
     shown = ", ".join(f"{path} ({size / 1024:,.0f} KB)" for path, size in large)
     return (f"{len(large):,} source file(s) larger than rag_max_file_size={max_file_size} were skipped: {shown}; "
             f"set rag_max_file_size={size_to_include([s for _, s in large])} in .paqad/.config to index them"
