@@ -140,3 +140,16 @@ def test_files_over_the_cap_that_are_not_hand_written_are_still_counted() -> Non
     assert many.endswith(f"; {MAX_LARGE_CHECKED + 9} other file(s) over the cap look generated, are not source or were "
                          f"not checked (the first {MAX_LARGE_CHECKED} are), so are not named here "
                          "(`paqad-ai rag status --explain . --json` lists them)")
+
+
+def test_explain_tells_an_empty_file_from_a_fifo(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "p", "version": "1.0.0", "description": "a project"}\n')
+    (tmp_path / "empty.js").write_text("")
+    os.mkfifo(tmp_path / "pipe.js")  # size 0: rejected before any read, so the walk never blocks on it
+    assert run_cli("rag", "status", "--explain", "empty.js", project=tmp_path) == (
+        0, "empty.js: not indexed (check:empty)\n  the file is empty\n", "")
+    assert run_cli("rag", "status", "--explain", "pipe.js", project=tmp_path) == (
+        0, "pipe.js: not indexed (check:empty)\n  not a regular file (a FIFO, socket or device): never read\n", "")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import fnmatch
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -470,6 +471,12 @@ def check_detail(path: Path, reason: str, max_file_size: int) -> str:
     (``""`` for a reason of another layer). Reads at most the whole file (a too-large one: its
     size only). E.g. ``not valid UTF-8 (byte 0xf6 on line 4); paqad-ai indexes UTF-8 text only:
     convert it (`iconv -f latin1 -t utf-8`) to index it``."""
+    if reason == "check:empty":
+        try:
+            if not stat.S_ISREG(path.stat().st_mode):  # a FIFO is size 0 and never read
+                return "not a regular file (a FIFO, socket or device): never read"
+        except OSError:
+            return ""
     if reason in _CHECK_WORDS:
         return _CHECK_WORDS[reason]
     try:
