@@ -168,6 +168,12 @@ def test_mirror_without_the_model_is_a_clear_error(fresh_home, tmp_path, monkeyp
         ensure_model(REPO)
 
 
+def test_a_mirror_that_is_not_a_folder_is_said_to_be_none(fresh_home, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(tmp_path / "gone"))
+    with pytest.raises(ModelMissingError, match=rf"PAQAD_MODEL_MIRROR={tmp_path / 'gone'} is not a folder\); it needs"):
+        ensure_model(REPO)
+
+
 def test_an_unknown_model_id_is_said_to_be_unknown(fresh_home, tmp_path, monkeypatch):
     """Round 8: `rag init --model bogus/model` read as a download problem, not as a typo."""
     monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(tmp_path))

@@ -396,6 +396,8 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         raise _missing_error(repo_id, needed, "HF_HUB_OFFLINE is set and PAQAD_MODEL_MIRROR is not")
     if mirror is not None:
         absent = [rel for rel in missing if not (mirror / repo_id / rel).is_file()]
+        if absent and not mirror.is_dir():
+            raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} is not a folder")
         if absent and not (mirror / repo_id).is_dir():  # the needed files are listed once, after this
             raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} has no {repo_id}/ folder")
         if absent:
