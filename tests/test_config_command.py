@@ -85,3 +85,22 @@ def test_config_unset_removes_only_that_key(tmp_path: Path) -> None:
         0, "rag_top_n: not set in .paqad/.config; now 20 [default]\n", "")
     assert run_cli("config", "get", "rag_nope", project=root) == (
         2, "", "paqad-ai: error: rag_nope: no such config key; did you mean rag_top_n?\n")
+
+
+def test_config_set_never_writes_a_team_store_password(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    assert run_cli("config", "set", "rag_team_store", "postgresql://dev:s3cret@db:5432/paqad", project=root) == (
+        2, "", "paqad-ai: error: .paqad/.config: rag_team_store holds a password; remove it from the URL and put "
+               "PAQAD_TEAM_STORE_PASSWORD=... in .paqad/secrets.env (mode 0600) or the environment\n")
+    assert not (root / ".paqad" / ".config").exists()  # refused before anything was written
+
+
+def test_config_set_before_any_init_keeps_the_local_file_out_of_git(tmp_path: Path) -> None:
+    import subprocess
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    assert run_cli("config", "set", "rag_hook_budget_ms", "900", project=root)[0] == 0
+    ignored = subprocess.run(["git", "check-ignore", ".paqad/.config"], cwd=root, capture_output=True, text=True)
+    assert (ignored.returncode, ignored.stdout) == (0, ".paqad/.config\n")

@@ -378,15 +378,18 @@ def set_local_value(paths: ProjectPaths, name: str, raw: str) -> Settings:
 
     Raises ConfigError for an unknown key or a bad value (naming the allowed values), and for a
     value the other settings refuse (a relief floor above the threshold): then nothing is
-    written. Returns the settings as they resolve afterwards (an environment variable still wins).
+    written. Writes ``.paqad/.gitignore`` too when missing (the local file stays git-ignored). Returns the settings as they resolve afterwards (an environment variable still wins).
     """
     key = checked_key(name)
     try:
-        key.parse(raw)
+        value = key.parse(raw)
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is not valid; allowed: {getattr(key.parse, 'allowed', 'a valid value')}") from None
+    if name == "rag_team_store":  # refused before the write: a password never touches the disk
+        _refuse_stored_password(value, paths.local_config.relative_to(paths.root).as_posix())
     before = paths.local_config.read_text(encoding="utf-8") if paths.local_config.is_file() else None
     write_local_values(paths, {name: raw.strip()})
+    ensure_paqad_gitignore(paths)  # before any `rag init`: .paqad/.config is this machine's, never committed
     try:
         return load_settings(paths)
     except ConfigError:
