@@ -104,3 +104,19 @@ def test_config_set_before_any_init_keeps_the_local_file_out_of_git(tmp_path: Pa
     assert run_cli("config", "set", "rag_hook_budget_ms", "900", project=root)[0] == 0
     ignored = subprocess.run(["git", "check-ignore", ".paqad/.config"], cwd=root, capture_output=True, text=True)
     assert (ignored.returncode, ignored.stdout) == (0, ".paqad/.config\n")
+
+
+def test_config_set_of_an_embedding_setting_says_the_index_is_stale(git_repo) -> None:
+    root = git_repo({"pyproject.toml": '[project]\nname = "calc"\nversion = "1.0"\n',
+                     "calc.py": 'def add_numbers(a, b):\n    """Add two numbers and return the sum of both values."""\n'
+                                "    return a + b\n"})
+    assert run_cli("rag", "init", "--provider", "local", project=root)[0] == 0
+    assert run_cli("config", "set", "rag_top_n", "7", project=root) == (0, "rag_top_n=7 written to .paqad/.config\n", "")
+    assert run_cli("config", "set", "rag_embedding_precision", "fp32", project=root) == (
+        0, "rag_embedding_precision=fp32 written to .paqad/.config\n",
+        "paqad-ai: warning: the index is stale (model precision changed: index has int8, settings want fp32); "
+        "run `paqad-ai rag rebuild`\n")
+    code, _, err = run_cli("rag", "probe", "add numbers", project=root)
+    assert code == 2 and "run `paqad-ai rag rebuild`" in err
+    assert run_cli("config", "unset", "rag_embedding_precision", project=root)[0] == 0
+    assert run_cli("rag", "probe", "add numbers", project=root)[0] == 0

@@ -84,6 +84,8 @@ def set_cmd(key: str, value: str, project_root: Path | None) -> None:
     Example:
       paqad-ai config set rag_similarity_threshold 0.8
     """
+    from paqad.store.state import index_state
+
     paths = resolve_paths(project_root)
     settings = set_local_value(paths, key, value)
     source = settings.sources.get(key, "")
@@ -91,6 +93,10 @@ def set_cmd(key: str, value: str, project_root: Path | None) -> None:
     if source.startswith("env "):
         click.echo(f"paqad-ai: warning: {source[len('env '):]} is set and wins over .paqad/.config "
                    f"(now {key}={getattr(settings, key)})", err=True)
+    state = index_state(paths, settings)
+    if state.present and not state.valid:  # a new provider, model or precision: probe refuses until rebuilt
+        click.echo(f"paqad-ai: warning: the index is stale ({'; '.join(state.reasons)}); run `paqad-ai rag rebuild`",
+                   err=True)
 
 
 @config.command("unset")
