@@ -120,3 +120,10 @@ def test_config_set_of_an_embedding_setting_says_the_index_is_stale(git_repo) ->
     assert code == 2 and "run `paqad-ai rag rebuild`" in err
     assert run_cli("config", "unset", "rag_embedding_precision", project=root)[0] == 0
     assert run_cli("rag", "probe", "add numbers", project=root)[0] == 0
+
+
+def test_config_is_also_under_rag(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    assert run_cli("rag", "config", "get", "rag_top_n", project=root) == (0, "20\n", "")
+    assert run_cli("rag", "config", "set", "rag_top_n", "x", project=root) == (
+        2, "", "paqad-ai: error: rag_top_n='x' is not valid; allowed: an integer from 1 to 200\n")

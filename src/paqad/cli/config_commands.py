@@ -118,5 +118,6 @@ def unset_cmd(key: str, project_root: Path | None) -> None:
 
 
 def register(group: click.Group) -> None:
-    """Add ``config`` to the top-level group."""
+    """Add ``config`` to ``group``: the top level (``paqad-ai config``) or ``rag`` (``paqad-ai rag
+    config``, where DESIGN §3 puts every command), the same command in both."""
     group.add_command(config)

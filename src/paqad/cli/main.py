@@ -69,6 +69,7 @@ _RAG = "paqad.cli.rag_commands"
         "model": "paqad.cli.model_commands",
         "eval": "paqad.cli.eval_command",
         **{name: "paqad.cli.team_commands" for name in ("publish", "team")},
+        "config": "paqad.cli.config_commands",  # also `paqad-ai config`: every other command is under `rag`
     },
 )
 def rag() -> None:
