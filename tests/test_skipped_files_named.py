@@ -153,3 +153,16 @@ def test_explain_tells_an_empty_file_from_a_fifo(tmp_path: Path) -> None:
         0, "empty.js: not indexed (check:empty)\n  the file is empty\n", "")
     assert run_cli("rag", "status", "--explain", "pipe.js", project=tmp_path) == (
         0, "pipe.js: not indexed (check:empty)\n  not a regular file (a FIFO, socket or device): never read\n", "")
+
+
+def test_status_prints_the_last_refresh_duration_as_the_summaries_do(git_repo) -> None:
+    """Round 8: `Last refresh: ..., 1.114s — ... in 1.11s`: the same duration in two precisions."""
+    from paqad.jobs.status import project_status
+    from paqad.project import ProjectPaths
+    from paqad.status import record_last_refresh
+
+    root = git_repo({"pyproject.toml": '[project]\nname = "calc"\nversion = "1.0"\n'})
+    record_last_refresh(ProjectPaths(root), "index up to date (3 files, 4 chunks)", 1.114)
+    lines = project_status(ProjectPaths(root)).lines(lambda header, rows: ["table"])
+    assert [line for line in lines if line.startswith("Last refresh: ")][0].endswith(
+        ", 1.11s — index up to date (3 files, 4 chunks)")

@@ -62,7 +62,8 @@ class StatusReport:
             lines += self._index_lines()
         last = self.last_refresh
         if last:
-            lines.append(f"Last refresh: {_fmt_time(last.at)}, {last.seconds}s — {last.summary}")
+            took = f"{last.seconds:.2f}s" if isinstance(last.seconds, (int, float)) else f"{last.seconds}s"  # as summaries print
+            lines.append(f"Last refresh: {_fmt_time(last.at)}, {took} — {last.summary}")
         if report.api_key is not None:
             key = report.api_key
             lines.append(f"API key {key.variable}: " + (f"found in {key.found_in}" if key.found_in else "not found"))
