@@ -74,7 +74,7 @@ def missing_reason(home: Path) -> str:
     mirror = folder.parents[3] / "mirror-gone"
     return (
         f"semantic search unavailable (embedding model {MODEL} is not in the model store ({folder}) and cannot be "
-        f"fetched (PAQAD_MODEL_MIRROR={mirror} lacks onnx/model_quantized.onnx); it needs config.json, tokenizer.json, "
+        f"fetched (PAQAD_MODEL_MIRROR={mirror} is not a folder); it needs config.json, tokenizer.json, "
         f"tokenizer_config.json, special_tokens_map.json, onnx/model_quantized.onnx: run `paqad-ai rag model import PATH` "
         f"with a folder holding them (laid out like the hub repo), or set PAQAD_MODEL_MIRROR=DIR with DIR/{MODEL}/...); "
         "keyword search only"

@@ -429,7 +429,8 @@ def test_explain_shows_a_name_that_is_not_utf8_with_byte_escapes(tmp_path: Path)
     with open(os.fsencode(tmp_path) + b"/caf\xe9.py", "w") as fh:  # a Latin-1 name
         fh.write(PY)
     code, out, err = run_cli("rag", "status", "--explain", os.fsdecode(b"caf\xe9.py"), project=tmp_path)
-    assert (code, out, err) == (0, "caf\\xe9.py: not indexed (check:not-utf8-name)\n", "")
+    assert (code, out, err) == (0, "caf\\xe9.py: not indexed (check:not-utf8-name)\n"
+                                   "  its name is not valid UTF-8: rename it to index it\n", "")
     code, out, _ = run_cli("rag", "status", "--explain", ".", project=tmp_path)
     assert "  check:not-utf8-name 1: caf\\xe9.py\n" in out
 

@@ -498,8 +498,8 @@ def test_the_mcp_answer_reaches_the_model_as_compact_markdown(host: str, clis: d
     text = results[-1]
     # Markdown (not a JSON dump of the structured content): location, symbol, the score named, the code.
     assert "2 results for 'retry with exponential backoff'." in text, text
-    # The cosine, named as such, until the calibration fills SearchResult.confidence (then "confidence 0.xx").
-    assert re.search(r"### src/shop/retry\.py:L1-15 · with_retries · (confidence 0\.\d\d|cosine 0\.\d\d \(similarity, not a calibrated confidence\))", text), text
+    # The cosine, named as such, until the calibration fills SearchResult.confidence (then "match N%").
+    assert re.search(r"### src/shop/retry\.py:L1-15 · with_retries · (match \d+%|cosine 0\.\d\d \(similarity, not a calibrated confidence\))", text), text
     assert "def with_retries(fn, attempts=MAX_RETRIES, backoff=0.5):" in text and '\\"path\\"' not in text and '"path":' not in text
 
 

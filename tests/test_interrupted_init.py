@@ -83,3 +83,36 @@ def test_an_interrupted_first_init_names_one_fix_that_works(tmp_path: Path, stag
         assert "src/parcels/rates.py" in _hook(root, "how is the shipping rate per kilogram computed?")
     finally:
         del os.environ["PAQAD_RAG_HOOK_BUDGET_MS"]
+
+
+def test_the_hook_rates_a_keyword_answer_of_an_index_still_embedding_as_probe_does(tmp_path: Path) -> None:
+    """Round 7's leftover (issue 19, one prompt, one answer): with no chunk embedded yet (init
+    killed after the keyword commit), the hook's own process out of time said "semantic search
+    was not started ... Not rated" while `rag probe` rated the same passage confident. Under 80 %
+    coverage the dense side never joins, so the keyword answer is the full one: rated the same."""
+    import time
+
+    from paqad.deliver.answer import section_for_prompt
+    from paqad.jobs.probe import probe
+
+    root = tmp_path / "parcels"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write_files(root, FILES)
+    proc = subprocess.run([sys.executable, "-c", KILL_AT, str(root), "searchable"], capture_output=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    paths = ProjectPaths(root)
+    settings = load_settings(paths)
+    prompt = "how is the shipping rate per kilogram computed?"
+    handed: list[str] = []
+    # deadline now: the hook's own process predicts no time for the dense side (the round-7 path)
+    section = section_for_prompt(paths, settings, prompt, time.monotonic(), keyword_first=handed.append)
+    rows = probe(paths, settings, prompt, no_sync=True).rows
+    assert handed == [section]
+    assert rows[0].path == "src/parcels/rates.py" and rows[0].cosine is None
+    match = int(rows[0].confidence * 100 + 0.5)
+    assert (f"### src/parcels/rates.py:L1-3 · shipping_rate · match {match}%") in section
+    assert ("Search degraded: semantic search starts once 80% of the chunks have vectors (0% so far; no process is "
+            "embedding now: the next `paqad-ai rag refresh-context` (the prompt hook starts one on every prompt) or "
+            "`paqad-ai rag init` finishes it); keyword search only.\n") in section
+    assert "not rated" not in section.lower() and "was not started" not in section

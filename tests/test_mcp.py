@@ -129,7 +129,7 @@ def test_search_code_hits_carry_lines_scores_and_text(indexed: Path) -> None:
     assert text.startswith(f"3 results for {query!r}.\nIndex: index up to date")
     # Every hit: its lines, its symbol, its score (the confidence when calibrated, else the cosine, named so), the passage.
     for hit in data["results"]:
-        label = f"confidence {hit['confidence']:.2f}" if hit["confidence"] is not None else \
+        label = f"match {int(hit['confidence'] * 100 + 0.5)}%" if hit["confidence"] is not None else \
             f"cosine {hit['cosine']:.2f} (similarity, not a calibrated confidence)"
         assert f"### {hit['location']}" + (f" · {hit['symbol']}" if hit["symbol"] else "") + f" · {label}\n" in text
     assert "def haversine(lat1, lon1, lat2, lon2):" in text and "```python\n" in text
@@ -243,7 +243,7 @@ def test_degraded_mode_is_stated_in_every_result(tmp_path: Path, paqad_home: Pat
         assert "\nDegraded: keyword search only, no semantic ranking (semantic search unavailable (" in text
         # the keyword-only calibration still gives each hit a confidence (no cosine without the model)
         assert all(h["confidence"] is not None for h in data["results"])
-        assert text.count("· confidence ") == len(data["results"])
+        assert text.count("· match ") == len(data["results"])
     assert _ok(results[0])["results"][0]["path"] == "src/geo/distance.py"
     assert results[2].structured_content["semantic_search"].startswith("unavailable: semantic search unavailable")
 
@@ -273,7 +273,7 @@ def test_confidence_is_shown_when_calibrated() -> None:
     out = SearchOutput(query="q", degraded=None, index="index up to date", results=[
         Hit(**hit, confidence=0.8123, cosine=0.51), Hit(**{**hit, "symbol": None}, confidence=None, cosine=0.42)])
     text = search_markdown(out)
-    assert "### a.py:L1-3 · f · confidence 0.81\n```python\ndef f():\n    pass\n```" in text
+    assert "### a.py:L1-3 · f · match 81%\n```python\ndef f():\n    pass\n```" in text
     assert "### a.py:L1-3 · cosine 0.42 (similarity, not a calibrated confidence)\n" in text
 
     from paqad.search.results import SearchResult

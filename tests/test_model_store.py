@@ -159,8 +159,29 @@ def test_a_probe_with_no_model_creates_nothing(fresh_home, git_repo, monkeypatch
 
 def test_mirror_without_the_model_is_a_clear_error(fresh_home, tmp_path, monkeypatch):
     monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(tmp_path))
+    with pytest.raises(ModelMissingError, match=rf"PAQAD_MODEL_MIRROR={tmp_path} has no {REPO}/ folder\); it needs "
+                                                 r"config\.json, tokenizer\.json") as raised:
+        ensure_model(REPO)
+    assert "not a local model paqad-ai knows" not in str(raised.value)
+    (tmp_path / REPO).mkdir(parents=True)
     with pytest.raises(ModelMissingError, match=r"PAQAD_MODEL_MIRROR=.* lacks config\.json, tokenizer\.json"):
         ensure_model(REPO)
+
+
+def test_a_mirror_that_is_not_a_folder_is_said_to_be_none(fresh_home, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(tmp_path / "gone"))
+    with pytest.raises(ModelMissingError, match=rf"PAQAD_MODEL_MIRROR={tmp_path / 'gone'} is not a folder\); it needs"):
+        ensure_model(REPO)
+
+
+def test_an_unknown_model_id_is_said_to_be_unknown(fresh_home, tmp_path, monkeypatch):
+    """Round 8: `rag init --model bogus/model` read as a download problem, not as a typo."""
+    monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(tmp_path))
+    with pytest.raises(ModelMissingError) as raised:
+        ensure_model("bogus/model")
+    assert str(raised.value).endswith(
+        "; bogus/model is not a local model paqad-ai knows (known: Xenova/all-MiniLM-L6-v2, "
+        "Xenova/jina-embeddings-v2-base-code, minishlab/potion-code-16M, local/all-MiniLM-L6-v2-static256): check the id")
 
 
 def test_damaged_store_file_is_fetched_again(fresh_home):

@@ -61,15 +61,18 @@ def test_lowering_max_file_size_drops_the_file_at_the_next_sync(project: Path, m
     monkeypatch.setenv("PAQAD_RAG_MAX_FILE_SIZE", "2000")
     # Before any sync the index still holds it: --explain says both, and what will happen.
     text, data = explain(project, "src/ledger/reconcile.py")
+    size = (project / "src/ledger/reconcile.py").stat().st_size
+    advice = (f"  {size / 1024:,.0f} KB, over rag_max_file_size=2000: set rag_max_file_size={-(-size // 10240) * 10240} "
+              "in .paqad/.config to index it\n")  # round 8: what the check found and what to do
     assert text == ("src/ledger/reconcile.py: not indexed (check:too-large), but the index still holds it "
-                    "from before; the next sync (refresh-context, probe) removes it\n")
+                    "from before; the next sync (refresh-context, probe) removes it\n" + advice)
     assert (data["eligible"], data["reason"], data["in_index"]) == (False, "check:too-large", True)
 
     code, out, _ = run("rag", "refresh-context", project=project)
     assert code == 0 and out.startswith("synced 0 changed, 1 removed ")
     assert indexed_paths(project) == ["docs/guide.md", "pyproject.toml", "src/ledger/money.py"]
     text, data = explain(project, "src/ledger/reconcile.py")
-    assert text == "src/ledger/reconcile.py: not indexed (check:too-large)\n"
+    assert text == "src/ledger/reconcile.py: not indexed (check:too-large)\n" + advice
     assert (data["eligible"], data["in_index"]) == (False, False)
     code, out, _ = run("rag", "probe", "reconcile_batch_3", "--json", project=project)
     assert "src/ledger/reconcile.py" not in {r["path"] for r in json.loads(out)["results"]}

@@ -38,6 +38,7 @@ from paqad.embed.base import Embedder
 from paqad.errors import FINISH_FIRST_BUILD, IndexStaleError, PaqadError, ProviderResponseError
 from paqad.index.chunking import dense_text, keyword_text
 from paqad.index.discover import nothing_indexable_note
+from paqad.index.filters import shown_as_skipped
 from paqad.index.sync import Progress, chunk_changed, chunk_project, plan_sync
 from paqad.index.tokens import index_document
 from paqad.project import ProjectPaths
@@ -86,6 +87,7 @@ class IndexReport:
     pending: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
     large_sources: tuple[tuple[str, int], ...] = ()
+    not_utf8: tuple[str, ...] = ()  # files skipped as not valid UTF-8, named with the large ones
     seconds: float = 0.0
     searchable_seconds: float = 0.0
     embed_seconds: float = 0.0
@@ -101,18 +103,19 @@ class IndexReport:
 
     def summary(self) -> str:
         """One line for people: what was indexed or synced, and how long it took."""
-        left = f"; {self.pending} chunks not embedded yet (keyword search only for them)" if self.pending else ""
+        left = f"; {self.pending:,} chunks not embedded yet (keyword search only for them)" if self.pending else ""
         left += f"; {self.team_note}" if self.team_note else ""
         local = self.embedded_chunks - self.team_chunks  # embedded_chunks counts the team's vectors too
-        team = f", {self.team_chunks} from the team store" if self.team_chunks else ""
+        team = f", {self.team_chunks:,} from the team store" if self.team_chunks else ""
         if self.full:
-            return (f"indexed {self.files_total} files, {self.chunks_total} chunks "
-                    f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.1f}s{left}")
+            return (f"indexed {self.files_total:,} files, {self.chunks_total:,} chunks "
+                    f"({local:,} embedded{team}, {self.cached:,} cached) in {self.seconds:.1f}s{left}")
         if not self.changed:
-            embedded = f", {local} embedded{team}" if self.embedded_chunks else ""
-            return f"index up to date ({self.files_total} files, {self.chunks_total} chunks{embedded}){left}"
-        return (f"synced {self.files_changed} changed, {self.files_removed} removed "
-                f"({local} embedded{team}, {self.cached} cached) in {self.seconds:.2f}s{left}")
+            # "388 chunks, 322 embedded" read as 66 left without vectors (round 8): these got theirs now
+            embedded = f", {local:,} of them embedded now{team}" if self.embedded_chunks else ""
+            return f"index up to date ({self.files_total:,} files, {self.chunks_total:,} chunks{embedded}){left}"
+        return (f"synced {self.files_changed:,} changed, {self.files_removed:,} removed "
+                f"({local:,} embedded{team}, {self.cached:,} cached) in {self.seconds:.2f}s{left}")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -200,7 +203,8 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     plan = plan_sync(paths.root, settings.rag_max_file_size, known, full, int(meta.get("synced_at_ns") or 0))
     rejected = plan.discovery.reason_counts()
     tick("discover", 1, 1)
-    tick("eligible", len(plan.discovery.eligible), len(plan.discovery.eligible) + len(plan.discovery.rejected))
+    skipped = sum(1 for d in plan.discovery.rejected if shown_as_skipped(d))  # as `--explain .` counts them
+    tick("eligible", len(plan.discovery.eligible), len(plan.discovery.eligible) + skipped)
 
     # 2. chunk
     files = chunk_changed(paths.root, plan, known, tick)
@@ -210,6 +214,7 @@ def _sync_locked(paths: ProjectPaths, settings: Settings, embedder: Embedder, st
     report = IndexReport(
         full=full, reason=reason, files_total=len(plan.discovery.eligible), files_changed=len(files.changed),
         files_removed=len(plan.removed), rejected=rejected, large_sources=plan.large_sources,
+        not_utf8=plan.not_utf8,
         warning="" if plan.discovery.eligible else nothing_indexable_note(plan.discovery),
     )
     first_new = None
@@ -265,6 +270,7 @@ def _change_set(settings: Settings, embedder: Embedder, plan, files, rejected: d
         "synced_at_ns": synced_at_ns,
         "rejected": json.dumps(rejected, sort_keys=True),
         "large_sources": json.dumps([list(item) for item in plan.large_sources]),
+        "not_utf8": json.dumps(list(plan.not_utf8)),
     }
     if full:
         meta_values["built_at"] = now
@@ -528,7 +534,7 @@ def init_project(
         # "built" is the keyword index: say when vectors are still missing (another init may be
         # embedding them right now; this one then waits for it, then embeds what is left)
         vectors = f", {state.embedded:,} with vectors so far" if state.embedded < state.chunks else ""
-        say(f"Index already built ({state.files} files, {state.chunks} chunks{vectors}); kept, syncing what changed. "
+        say(f"Index already built ({state.files:,} files, {state.chunks:,} chunks{vectors}); kept, syncing what changed. "
             "Use `paqad-ai rag init --rebuild` to rebuild from scratch.")  # --yes only answers questions
     tick = progress or _no_progress
 

@@ -165,18 +165,18 @@ class Key:
 KEYS: dict[str, Key] = {
     k.name: k
     for k in (
-        Key("rag_enabled", False, _parse_bool, "retrieval on/off"),
-        Key("rag_embedding_provider", "local", _choice(*PROVIDERS), "embedding provider"),
-        Key("rag_embedding_model", None, _text, "embedding model id (default: the provider's)"),
+        Key("rag_enabled", False, _parse_bool, "retrieval on/off (`rag init` sets it, `rag clear` unsets it)"),
+        Key("rag_embedding_provider", "local", _choice(*PROVIDERS), "where chunks are embedded: on this machine, or OpenAI / Voyage AI (a changed one needs `rag rebuild`)"),
+        Key("rag_embedding_model", None, _text, "embedding model id (default: the provider's: Xenova/all-MiniLM-L6-v2, text-embedding-3-small, voyage-code-3)"),
         Key("rag_embedding_precision", "int8", _choice("int8", "fp32"), "local ONNX file: int8 or fp32"),
-        Key("rag_similarity_threshold", 0.75, _float_range(0.0, 1.0), "confidence floor (calibrated confidence)"),
-        Key("rag_relief_floor", 0.35, _float_range(0.0, 1.0), "relief band floor (calibrated confidence)"),
+        Key("rag_similarity_threshold", 0.75, _float_range(0.0, 1.0), "confidence floor: a passage whose calibrated confidence (\"match N%\") reaches it is delivered as confident"),
+        Key("rag_relief_floor", 0.35, _float_range(0.0, 1.0), "relief floor: when nothing is confident, up to two passages at or above it, labelled low confidence"),
         Key("rag_top_n", 20, _int_range(1, 200), "fused results considered per query"),
         Key("rag_max_file_size", DEFAULT_MAX_FILE_SIZE, _int_range(1, 100 * 1024 * 1024),
             "bytes; larger files are skipped (1 MiB: central hand-written files of 150-300 KB hold answers, "
             "held-out nDCG@10 0.83 -> 0.857 with them in; 153600 is the original's 150 KiB, one setting away)"),
         Key("rag_base_branch", "", _text, "base branch for drift (empty: main, then master)"),
-        Key("rag_hook_budget_ms", 1500, _int_range(50, 60000), "the most a prompt hook may take, ms"),
+        Key("rag_hook_budget_ms", 1500, _int_range(50, 60000), "the most a prompt hook may take, ms (the host kills a hook past its own timeout)"),
         Key("rag_warm_process", True, _parse_bool, "keep the model loaded between prompts in a per-project process"),
         Key("rag_team_store", "", _team_store_url, "a team's shared embedding store: postgresql:// URL (empty: off)"),
         Key("rag_team_store_write", True, _parse_bool, "write vectors embedded here back to the team store"),
@@ -335,6 +335,84 @@ def write_local_values(paths: ProjectPaths, updates: dict[str, Any]) -> None:
             out.append(line)
     out.extend(f"{k}={v}" for k, v in pending.items())
     write_text_atomic(paths.local_config, "\n".join(out) + "\n")
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """One key as ``paqad-ai config list`` shows it: its resolved ``value`` (as written in a
+    config file), ``source`` (``default``, a file relative to the project root, ``env PAQAD_X``),
+    ``default``, ``allowed`` values and ``help`` text (:data:`KEYS`)."""
+
+    name: str
+    value: str
+    source: str
+    default: str
+    allowed: str
+    help: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "value": self.value, "source": self.source, "default": self.default,
+                "allowed": self.allowed, "help": self.help}
+
+
+def describe_keys(settings: Settings) -> tuple[KeyInfo, ...]:
+    """Every key of :data:`KEYS`, in order, with its value and source in ``settings``."""
+    return tuple(
+        KeyInfo(name, _format(getattr(settings, name)), settings.sources.get(name, "default"),
+                "(the provider's)" if key.default is None else _format(key.default),
+                getattr(key.parse, "allowed", "a valid value"), key.help)
+        for name, key in KEYS.items())
+
+
+def checked_key(name: str) -> Key:
+    """The key called ``name``; ConfigError naming the closest key for an unknown one."""
+    if name in KEYS:
+        return KEYS[name]
+    close = difflib.get_close_matches(name.lower(), KEYS, n=1)
+    hint = f"; did you mean {close[0]}?" if close else "; `paqad-ai config list` shows every key"
+    raise ConfigError(f"{name}: no such config key{hint}")
+
+
+def set_local_value(paths: ProjectPaths, name: str, raw: str) -> Settings:
+    """Validate ``raw`` for the key ``name`` and write it to ``.paqad/.config`` (other lines kept).
+
+    Raises ConfigError for an unknown key or a bad value (naming the allowed values), and for a
+    value the other settings refuse (a relief floor above the threshold): then nothing is
+    written. Writes ``.paqad/.gitignore`` too when missing (the local file stays git-ignored). Returns the settings as they resolve afterwards (an environment variable still wins).
+    """
+    key = checked_key(name)
+    try:
+        value = key.parse(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not valid; allowed: {getattr(key.parse, 'allowed', 'a valid value')}") from None
+    if name == "rag_team_store":  # refused before the write: a password never touches the disk
+        _refuse_stored_password(value, paths.local_config.relative_to(paths.root).as_posix())
+    before = paths.local_config.read_text(encoding="utf-8") if paths.local_config.is_file() else None
+    write_local_values(paths, {name: raw.strip()})
+    ensure_paqad_gitignore(paths)  # before any `rag init`: .paqad/.config is this machine's, never committed
+    try:
+        return load_settings(paths)
+    except ConfigError:
+        if before is None:
+            paths.local_config.unlink()
+        else:
+            write_text_atomic(paths.local_config, before)
+        raise
+
+
+def unset_local_value(paths: ProjectPaths, name: str) -> bool:
+    """Remove ``name`` from ``.paqad/.config`` (comments and other lines kept); True when it was set there."""
+    checked_key(name)
+    try:
+        lines = paths.local_config.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return False
+    kept = [line for line in lines
+            if line.strip().startswith("#") or line.strip().partition("=")[0].strip() != name or "=" not in line]
+    if len(kept) == len(lines):
+        return False
+    write_text_atomic(paths.local_config, "\n".join(kept) + "\n")
+    return True
 
 
 def _format(value: Any) -> str:

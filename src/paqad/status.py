@@ -58,6 +58,8 @@ class Explanation:
     skipped: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     # an indexed file that git tracks although an ignore rule matches it: that rule, `.gitignore:1:tests/`
     tracked_despite: str | None = None
+    # a file a check rejects: what the check found and what to do (index.filters.check_detail)
+    detail: str = ""
 
     def describe(self) -> str:
         """One line for people, e.g. ``src/app.py: not indexed (check:too-large)``."""
@@ -68,7 +70,7 @@ class Explanation:
             text = f"{path}: not indexed ({self.reason})"
             if self.in_index:
                 text += f", but the index still holds it from before; {NEXT_SYNC} removes it"
-            return text
+            return text + (f"\n  {self.detail}" if self.detail else "")  # what the check found, what to do
         if self.in_index is None:
             return f"{path}: eligible; there is no index yet (`paqad-ai rag init` builds it)"
         if not self.in_index:
@@ -89,21 +91,22 @@ class Explanation:
             if held:
                 text += f", but the index still holds {held} file(s) under it from before; {NEXT_SYNC} removes them"
             return text
-        count = "no index yet" if self.indexed_files is None else f"{held} indexed"
+        count = "no index yet" if self.indexed_files is None else f"{held:,} indexed"
         total = sum(n for _, n, _ in self.skipped)
         if total:
-            count += f", {total} skipped"
+            count += f", {total:,} skipped"
         lines = [f"{self.path}: a folder; the walk enters it and decides each file in it ({count})"]
         for reason, n, found in self.skipped:
             first = found[:SKIPPED_EXAMPLES]
-            more = f" (and {n - len(first)} more; `--json` lists every path)" if n > len(first) else ""
-            lines.append(f"  {reason} {n}: {', '.join(map(shown_name, first))}{more}")
+            more = f" (and {n - len(first):,} more; `--json` lists every path)" if n > len(first) else ""
+            lines.append(f"  {reason} {n:,}: {', '.join(map(shown_name, first))}{more}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "folder": self.folder, "eligible": self.eligible, "reason": self.reason,
                 "in_index": self.in_index, "changed": self.changed, "indexed_files": self.indexed_files,
                 **({"tracked_despite": self.tracked_despite} if self.tracked_despite else {}),
+                **({"detail": self.detail} if self.detail else {}),
                 **({"skipped": {reason: {"count": n, "paths": list(first)} for reason, n, first in self.skipped}}
                    if self.folder and self.eligible else {})}
 
@@ -111,8 +114,6 @@ class Explanation:
 # What a folder's one-line-per-reason explanation shows of its skipped paths: this many per reason
 # (the JSON has them all: a new user could not find out which "5 more" were skipped).
 SKIPPED_EXAMPLES = 3
-# Folders every project has, rejected by rule: saying so under `--explain .` tells nobody anything.
-_ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
 
 
 def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
@@ -122,11 +123,11 @@ def skipped_under(root: Path, folder: str, max_file_size: int) -> tuple[tuple[st
     once, as ``name/``), the most frequent reason first; ``.git`` and ``.paqad`` are left out,
     folders or a git worktree's ``.git`` file. ``max_file_size`` in bytes."""
     from paqad.index.discover import discover
+    from paqad.index.filters import shown_as_skipped
 
     grouped: dict[str, list[str]] = {}
     for decision in discover(root, max_file_size=max_file_size).rejected:
-        if (decision.reason and decision.reason not in _ALWAYS_SKIPPED and decision.path.startswith(folder)
-                and decision.path.rsplit("/", 1)[-1] != ".git"):  # a worktree's or submodule's pointer file
+        if shown_as_skipped(decision) and decision.path.startswith(folder):
             grouped.setdefault(decision.reason, []).append(decision.path)
     ordered = sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     return tuple((reason, len(found), tuple(found)) for reason, found in ordered)
@@ -139,6 +140,7 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
     Raises OutsideProjectError for a path outside the project, PaqadError for one that does not exist.
     """
     from paqad.index.discover import explain
+    from paqad.index.filters import check_detail
 
     rel = project_relative(paths.root, value, what)
     if not rel:  # the project root (`.`): the walk starts there
@@ -153,6 +155,8 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
         raise ProjectPathError(f"{what + ' ' if what else ''}{value}: no such file or folder in the project")
     decision = explain(paths.root, rel, max_file_size=settings.rag_max_file_size)
     folder = decision.path.endswith("/")
+    detail = "" if folder or decision.reason is None else check_detail(paths.root / fs_name(rel), decision.reason,
+                                                                         settings.rag_max_file_size)
     skipped = skipped_under(paths.root, decision.path, settings.rag_max_file_size) if folder and decision.eligible else ()
     try:
         with store_mod.open_store(paths, readonly=True) as store:
@@ -163,11 +167,12 @@ def explain_path(paths: ProjectPaths, settings: Settings, value: str, what: str 
             row = store.file_row(decision.path)
             synced_at_ns = int(store.meta().get("synced_at_ns") or 0)
     except PaqadError:
-        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder, skipped=skipped)
+        return Explanation(decision.path, decision.eligible, decision.reason, None, folder=folder, skipped=skipped,
+                           detail=detail)
     changed = row is not None and decision.eligible and _changed_since_indexed(paths.root, row, decision, synced_at_ns)
     despite = tracked_despite_ignore(paths.root, decision.path) if decision.eligible else None
     return Explanation(decision.path, decision.eligible, decision.reason, row is not None, changed,
-                       indexed_files=int(row is not None), tracked_despite=despite)
+                       indexed_files=int(row is not None), tracked_despite=despite, detail=detail)
 
 
 def tracked_despite_ignore(root: Path, rel: str) -> str | None:

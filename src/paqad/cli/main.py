@@ -45,7 +45,8 @@ class LazyGroup(click.Group):
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
-    lazy={"hooks": "paqad.cli.hooks_commands", "hook": "paqad.cli.hooks_commands", "mcp": "paqad.cli.hooks_commands"},
+    lazy={"hooks": "paqad.cli.hooks_commands", "hook": "paqad.cli.hooks_commands", "mcp": "paqad.cli.hooks_commands",
+          "config": "paqad.cli.config_commands"},
 )
 @click.version_option(__version__, prog_name="paqad-ai")
 def cli() -> None:
@@ -68,6 +69,7 @@ _RAG = "paqad.cli.rag_commands"
         "model": "paqad.cli.model_commands",
         "eval": "paqad.cli.eval_command",
         **{name: "paqad.cli.team_commands" for name in ("publish", "team")},
+        "config": "paqad.cli.config_commands",  # also `paqad-ai config`: every other command is under `rag`
     },
 )
 def rag() -> None:

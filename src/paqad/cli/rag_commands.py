@@ -19,6 +19,20 @@ from paqad.errors import (
 from paqad.cli.options import project_root_option, resolve_paths
 
 
+def count_column():
+    """rich's done/total column with thousands separators (``1,139/1,139``), as every other line
+    prints a count (rich's own MofNCompleteColumn writes ``1139/1139``: round 8)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class CountColumn(ProgressColumn):
+        def render(self, task) -> Text:
+            total = f"{int(task.total):,}" if task.total is not None else "?"
+            return Text(f"{int(task.completed):,}/{total}", style="progress.download")
+
+    return CountColumn()
+
+
 class BuildProgress:
     """Renders indexer progress (stage, done, total) as rich progress bars on stderr."""
 
@@ -26,11 +40,11 @@ class BuildProgress:
 
     def __init__(self, enabled: bool = True):
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         stderr = Console(stderr=True)
         self.progress = Progress(
-            TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.description:<14}"), BarColumn(), count_column(),
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
             console=stderr, transient=False, disable=not enabled,
         )
@@ -54,10 +68,10 @@ class BuildProgress:
         if not self.started_display:
             self.progress.start()
         if stage == "eligible":
-            self.progress.console.print(f"{done} files eligible, {total - done} skipped (`paqad-ai rag status --explain .` says which and why)")
+            self.progress.console.print(f"{done:,} files eligible, {total - done:,} skipped (`paqad-ai rag status --explain .` says which and why)")
             return
         if stage == "cached":
-            self.progress.console.print(f"{total} chunks to index: {done} from the embedding cache, {total - done} to embed")
+            self.progress.console.print(f"{total:,} chunks to index: {done:,} from the embedding cache, {total - done:,} to embed")
             return
         if stage == "searchable":
             more = "; embedding continues" if done < total else ""
@@ -94,7 +108,7 @@ def _note(message: str) -> None:
 def _confirm_upload(settings, chunks: int, chars: int) -> bool:
     """Before a remote build on a terminal: say what will be sent where, and ask."""
     click.confirm(
-        f"This will send {chunks} chunks ({chars:,} characters) of this project to {settings.rag_embedding_provider} "
+        f"This will send {chunks:,} chunks ({chars:,} characters) of this project to {settings.rag_embedding_provider} "
         f"({settings.rag_embedding_model}). Continue?", abort=True, err=True,
     )
     return True
@@ -232,8 +246,12 @@ def _read_query(query: str | None, query_file: Path | None) -> str:
     if query_file is not None:
         try:
             text = query_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserFileError(f"--query-file {query_file}: cannot read ({exc})") from None
+        except UnicodeDecodeError as exc:  # round 8: "cannot read ('utf-8' codec can't decode ...)"
+            raise UserFileError(f"--query-file {query_file}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                                f"offset {exc.start}); save it as UTF-8 (`iconv -f latin1 -t utf-8`) or pipe it to "
+                                "`paqad-ai rag probe -`") from None
+        except OSError as exc:
+            raise UserFileError(f"--query-file {query_file}: cannot read ({exc.strerror})") from None
     elif query == "-":
         text = _decode_stdin(sys.stdin)
     elif query is not None:
@@ -332,7 +350,7 @@ def refresh_context_cmd(quiet: bool, project_root: Path | None) -> None:
     if outcome.backlog_failed and not quiet:
         _note(outcome.backlog_failed)
     elif outcome.backlog_embedded and not quiet:
-        _note(f"embedded {outcome.backlog_embedded} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
+        _note(f"embedded {outcome.backlog_embedded:,} chunks left without vectors in {outcome.backlog_seconds:.1f}s")
 
 
 def register(group: click.Group) -> None:

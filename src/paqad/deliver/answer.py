@@ -45,7 +45,10 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
     it; the hybrid one follows only if the dense side is predicted to be ready by the deadline
     (:mod:`paqad.deliver.dense_cost`: this project's learnt ratio to the time the keyword side took
     since ``started``, the process start, default: this call), else the keyword section is
-    returned, saying the dense side was not started. Once started, the keyword section handed
+    returned, saying the dense side was not started (while under
+    :data:`~paqad.search.degraded.SEMANTIC_MIN_COVERAGE` of the chunks have vectors the keyword
+    answer is returned at once, rated as ``rag probe`` rates it: the dense side would not join).
+    Once started, the keyword section handed
     over says the dense side was late (what it is if the hook has to send it); a hybrid answer
     ready in time is handed over too, then teaches the prediction this run's ratio.
     ``embedder``: one to reuse (the warm process keeps its model loaded), else the configured
@@ -67,7 +70,9 @@ def section_for_prompt(paths: ProjectPaths, settings: Settings, prompt: str, dea
                               store=store)
             now = time.monotonic()
             cost = dense_cost.load(paths)
-            if not keyword.intent.needs_retrieval or not cost.fits(began, now, deadline):
+            # Still embedding (under SEMANTIC_MIN_COVERAGE): the keyword answer is the full one.
+            final = keyword.degraded is not None and keyword.degraded.reason is DegradedReason.STILL_EMBEDDING
+            if final or not keyword.intent.needs_retrieval or not cost.fits(began, now, deadline):
                 keyword_first(keyword.section)
                 return keyword.section
             keyword_first(keyword.section.replace(KEYWORD_ONLY_NOT_STARTED.words, KEYWORD_ONLY_LATE.words, 1))

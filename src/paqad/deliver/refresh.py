@@ -141,7 +141,7 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
         elif done:
             seconds = time.perf_counter() - began
             outcome = dataclasses.replace(
-                outcome, summary=f"{outcome.summary}; then embedded {done} chunks left without vectors in {seconds:.1f}s",
+                outcome, summary=f"{outcome.summary}; then embedded {done:,} chunks left without vectors in {seconds:.1f}s",
                 backlog=False, backlog_embedded=done, backlog_seconds=seconds)
             record_last_refresh(paths, outcome.summary, outcome.seconds + seconds)
     return outcome

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from paqad.atomic import write_text_atomic
-from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES, paqad_home, model_mirror
+from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES, LOCAL_MODEL_WINDOW, paqad_home, model_mirror
 from paqad.errors import ModelMissingError, ModelSpecError, PaqadError
 
 MARKER_NAME = ".paqad-verified.json"
@@ -209,10 +209,14 @@ def model_dimension(repo_id: str) -> int:
 
 
 def _missing_error(repo_id: str, files: Iterable[str], reason: str) -> ModelMissingError:
+    # Round 8, a new user: `rag init --model bogus/model` got a paragraph on model files and not
+    # a word that no such local model is known (a typo reads as a download problem).
+    known = "" if repo_id in LOCAL_MODEL_WINDOW else (
+        f"; {repo_id} is not a local model paqad-ai knows (known: {', '.join(LOCAL_MODEL_WINDOW)}): check the id")
     return ModelMissingError(
         f"embedding model {repo_id} is not in the model store ({model_dir(repo_id)}) and cannot be fetched "
         f"({reason}); it needs {', '.join(files)}: run `paqad-ai rag model import PATH` with a folder "
-        f"holding them (laid out like the hub repo), or set PAQAD_MODEL_MIRROR=DIR with DIR/{repo_id}/..."
+        f"holding them (laid out like the hub repo), or set PAQAD_MODEL_MIRROR=DIR with DIR/{repo_id}/...{known}"
     )
 
 
@@ -392,6 +396,10 @@ def ensure_model(repo_id: str, precision: str = "int8", *, progress: ProgressFn 
         raise _missing_error(repo_id, needed, "HF_HUB_OFFLINE is set and PAQAD_MODEL_MIRROR is not")
     if mirror is not None:
         absent = [rel for rel in missing if not (mirror / repo_id / rel).is_file()]
+        if absent and not mirror.is_dir():
+            raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} is not a folder")
+        if absent and not (mirror / repo_id).is_dir():  # the needed files are listed once, after this
+            raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} has no {repo_id}/ folder")
         if absent:
             raise _missing_error(repo_id, needed, f"PAQAD_MODEL_MIRROR={mirror} lacks {', '.join(absent)}")
 

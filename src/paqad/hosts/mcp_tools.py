@@ -1,7 +1,7 @@
 """What the MCP tools return, in two forms: compact Markdown for the model, typed data for clients.
 
 Each tool answers with a :class:`~mcp_types.CallToolResult` holding one Markdown text block
-(``### path:Lstart-end · symbol · confidence 0.82`` and the passage in a code fence; one line
+(``### path:Lstart-end · symbol · match 82%`` and the passage in a code fence; one line
 per ``grep_code`` match) and ``structured_content`` that validates against the tool's output
 model below. Every answer says how fresh the index is (the sync before the search) and, when
 the embedding model is unavailable, that the search was keyword-only and why.
@@ -142,8 +142,13 @@ def _fence(text: str) -> str:
 
 
 def score_label(hit: Hit) -> str:
+    """A hit's score as the prompt hook and `rag probe` print the same value: ``match 81%``
+    (:func:`paqad.search.floor.percent`, rounded half up; round 8: MCP said ``confidence 0.81``
+    for the passage the hook rated ``match 81%``), else its cosine, named as such."""
+    from paqad.search.floor import percent
+
     if hit.confidence is not None:
-        return f"confidence {hit.confidence:.2f}"
+        return f"match {percent(hit.confidence)}%"
     if hit.cosine is not None:
         return f"cosine {hit.cosine:.2f} (similarity, not a calibrated confidence)"
     return "keyword match (no similarity score)"
@@ -185,7 +190,7 @@ def symbol_markdown(out: SymbolOutput) -> str:
 def grep_markdown(out: GrepOutput) -> str:
     what = "regex" if out.regex else "text"
     noun = "line" if len(out.matches) == 1 else "lines"
-    summary = f"{len(out.matches)} matching {noun} for {what} {out.pattern!r} in {out.files_searched} indexed files" + \
+    summary = f"{len(out.matches)} matching {noun} for {what} {out.pattern!r} in {out.files_searched:,} indexed files" + \
         (" (truncated)" if out.truncated else "") + "."
     lines = header_lines(summary, out.index, None)
     current = None

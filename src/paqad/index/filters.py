@@ -20,8 +20,10 @@ This module holds the rules; :mod:`paqad.index.discover` walks the tree and appl
 
 from __future__ import annotations
 
+import codecs
 import fnmatch
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -437,6 +439,68 @@ def content_reason(path: Path, size: int, max_file_size: int) -> str | None:
     if is_minified(text):
         return "check:minified"
     return None
+
+
+# Folders every project has, rejected by rule (``.git``, ``.paqad``): counting or listing them as
+# "skipped" tells nobody anything (round 8: init said "8 skipped" where `--explain .` listed 6).
+ALWAYS_SKIPPED = frozenset({"hard:vcs-dir", "hard:paqad-dir"})
+
+
+def shown_as_skipped(decision: FilterDecision) -> bool:
+    """Whether a rejected ``decision`` is one that init, status and ``--explain`` count as skipped:
+    not :data:`ALWAYS_SKIPPED`, not a git worktree's or submodule's ``.git`` pointer file."""
+    return bool(decision.reason) and decision.reason not in ALWAYS_SKIPPED and \
+        decision.path.rsplit("/", 1)[-1] != ".git"
+
+
+# What `rag status --explain FILE` adds to a file check's code: what it found and what to do
+# (round 8, a new user: "latin1.go: not indexed (check:not-utf8)" said neither).
+_CHECK_WORDS = {
+    "check:empty": "the file is empty",
+    "check:too-few-chars": f"fewer than {MIN_NON_WHITESPACE_CHARS} characters that are not white space: nothing to search",
+    "check:minified": (f"a line over {MINIFIED_LINE_CHARS:,} characters, or lines of over {MINIFIED_MEAN_LINE_CHARS} "
+                       "on average: minified or generated"),
+    "check:symlink": "symbolic links are never followed; the file it points to is indexed where it lives in the project",
+    "check:unreadable": "it cannot be read (permissions?): `ls -l` it",
+    "check:not-utf8-name": "its name is not valid UTF-8: rename it to index it",
+}
+
+
+def check_detail(path: Path, reason: str, max_file_size: int) -> str:
+    """What a layer-4 ``reason`` found in the file ``path`` and what to do, in one clause
+    (``""`` for a reason of another layer). Reads at most the whole file (a too-large one: its
+    size only). E.g. ``not valid UTF-8 (byte 0xf6 on line 4); paqad-ai indexes UTF-8 text only:
+    convert it (`iconv -f latin1 -t utf-8`) to index it``."""
+    if reason == "check:empty":
+        try:
+            if not stat.S_ISREG(path.stat().st_mode):  # a FIFO is size 0 and never read
+                return "not a regular file (a FIFO, socket or device): never read"
+        except OSError:
+            return ""
+    if reason in _CHECK_WORDS:
+        return _CHECK_WORDS[reason]
+    try:
+        if reason == "check:too-large":
+            size = path.stat().st_size
+            return (f"{size / 1024:,.0f} KB, over rag_max_file_size={max_file_size}: set "
+                    f"rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index it")  # sync.size_to_include
+        if reason not in ("check:not-utf8", "check:binary"):
+            return ""
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    if reason == "check:binary":
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return ("UTF-16 text (a byte-order mark, then NUL bytes); paqad-ai indexes UTF-8 text only: convert it "
+                    "(`iconv -f utf-16 -t utf-8`) to index it")
+        return f"a NUL byte in its first {BINARY_SNIFF_BYTES // 1024} KiB: not text"
+    try:
+        data.decode("utf-8-sig")
+        return ""  # valid by now: it changed since
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return (f"not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line}); paqad-ai indexes UTF-8 text only: "
+                "convert it (`iconv -f latin1 -t utf-8`, or the encoding it was written in) to index it")
 
 
 _GENERATED_HEAD = re.compile(

@@ -55,6 +55,7 @@ class SyncPlan:
     removed: tuple[str, ...]
     to_read: tuple[FilterDecision, ...]
     large_sources: tuple[tuple[str, int], ...] = ()
+    not_utf8: tuple[str, ...] = ()  # files skipped as not valid UTF-8 (check:not-utf8), named by init and status
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ def plan_sync(root: Path, max_file_size: int, known: Mapping[str, FileRow], full
     )
     too_large = [d for d in found.rejected if d.reason == "check:too-large"][:MAX_LARGE_CHECKED]
     large = tuple((d.path, d.size) for d in too_large if looks_hand_written(root / fs_name(d.path)))
-    return SyncPlan(found, full, removed, to_read, large)
+    not_utf8 = tuple(d.path for d in found.rejected if d.reason == "check:not-utf8")
+    return SyncPlan(found, full, removed, to_read, large, not_utf8)
 
 
 def chunk_changed(
@@ -138,14 +140,41 @@ def size_to_include(sizes: list[int]) -> int:
     return -(-max(sizes) // step) * step
 
 
-def large_sources_note(large: list[tuple[str, int]] | tuple[tuple[str, int], ...], max_file_size: int) -> str | None:
-    """One line naming skipped hand-written source files and the setting that includes them."""
-    if not large:
+def large_sources_note(large: list[tuple[str, int]] | tuple[tuple[str, int], ...], max_file_size: int,
+                       too_large: int = 0) -> str | None:
+    """One line naming every skipped hand-written source file (``large``: (path, bytes), none left
+    out: issue 24 wants each one named) and the setting that includes them. ``too_large``: every
+    file the size check rejected (``check:too-large``), so the line also says how many others over
+    the cap were judged generated or not source, and where they are listed. None when nothing is over."""
+    others = max(too_large - len(large), 0)
+    if not large and not others:
         return None
-    shown = ", ".join(f"{path} ({size / 1024:.0f} KB)" for path, size in list(large)[:5])
-    more = f" and {len(large) - 5} more" if len(large) > 5 else ""
-    return (f"{len(large)} source file(s) larger than rag_max_file_size={max_file_size} were skipped: {shown}{more}; "
-            f"set rag_max_file_size={size_to_include([s for _, s in large])} in .paqad/.config to index them")
+    why = ("look generated or are not source" if too_large <= MAX_LARGE_CHECKED else
+           f"look generated, are not source or were not checked (the first {MAX_LARGE_CHECKED} are)")
+    cap = "other file(s) over the cap" if large else f"file(s) over rag_max_file_size={max_file_size}"
+    rest = (f"{others:,} {cap} {why}, "
+            "so are not named here (`paqad-ai rag status --explain . --json` lists them)") if others else ""
+    if not large:
+        return rest
+    shown = ", ".join(f"{path} ({size / 1024:,.0f} KB)" for path, size in large)
+    return (f"{len(large):,} source file(s) larger than rag_max_file_size={max_file_size} were skipped: {shown}; "
+            f"set rag_max_file_size={size_to_include([s for _, s in large])} in .paqad/.config to index them"
+            + (f"; {rest}" if rest else ""))
+
+
+NOT_UTF8_SHOWN = 10  # files a not-UTF-8 line names; `rag status --explain . --json` lists every one
+
+
+def not_utf8_note(files: list[str] | tuple[str, ...]) -> str | None:
+    """One line naming the files skipped as not valid UTF-8 (a Latin-1 source: round 8, a new user
+    found it skipped without a word) and how to index them; None when there are none."""
+    if not files:
+        return None
+    shown = ", ".join(files[:NOT_UTF8_SHOWN])
+    more = (f" and {len(files) - NOT_UTF8_SHOWN:,} more (`paqad-ai rag status --explain . --json` lists them)"
+            if len(files) > NOT_UTF8_SHOWN else "")
+    return (f"{len(files):,} file(s) not valid UTF-8 were skipped: {shown}{more}; paqad-ai indexes UTF-8 text only: "
+            "convert them (`iconv -f latin1 -t utf-8`, or the encoding they were written in) to index them")
 
 
 def chunk_project(root: Path, max_file_size: int) -> list[Chunk]:

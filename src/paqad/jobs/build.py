@@ -48,13 +48,11 @@ def init(paths: ProjectPaths, *, provider: str | None = None, model: str | None 
     KeyMissingError, UploadDeclined, ...) and KeyboardInterrupt after telling ``notify``.
     """
     from paqad.build import init_project
-    from paqad.index.sync import large_sources_note
 
     with _interruption_said(paths, notify):
         done = init_project(paths, provider=provider, model=model, rebuild=rebuild, interactive=interactive,
                             confirm_upload=confirm_upload, notify=notify, progress=progress)
-    warnings = (large_sources_note(done.report.large_sources, done.settings.rag_max_file_size), done.report.warning)
-    return BuildResult(done.settings, done.report, tuple(w for w in warnings if w))
+    return BuildResult(done.settings, done.report, _warnings(done.report, done.settings))
 
 
 def rebuild(paths: ProjectPaths, settings: Settings, *, notify: Callable[[str], None] = _quiet,
@@ -78,7 +76,16 @@ def rebuild(paths: ProjectPaths, settings: Settings, *, notify: Callable[[str], 
         raise ModelMissingError(f"{exc}; the index was not changed") from None
     with _interruption_said(paths, notify):
         report = sync(paths, settings, embedder, full=True, progress=progress, notify=notify)
-    return BuildResult(settings, report, (report.warning,) if report.warning else ())
+    return BuildResult(settings, report, _warnings(report, settings))
+
+
+def _warnings(report, settings: Settings) -> tuple[str, ...]:
+    """What a whole build warns about: every hand-written source over the size cap (init and
+    rebuild alike: rebuild named none of them), the files that are not UTF-8, then the build's own warning."""
+    from paqad.index.sync import large_sources_note, not_utf8_note
+
+    note = large_sources_note(report.large_sources, settings.rag_max_file_size, report.rejected.get("check:too-large", 0))
+    return tuple(w for w in (note, not_utf8_note(report.not_utf8), report.warning) if w)
 
 
 @contextmanager

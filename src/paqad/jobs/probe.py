@@ -105,7 +105,7 @@ def _say_sync(synced: SyncOutcome, warn: Callable[[str], None], note: Callable[[
     if synced.state is SyncState.FAILED and isinstance(error, OSError):  # searching needs no write
         warn(f"index not synced ({error.strerror}: {error.filename}); searched the last committed index")
     elif synced.report is not None and synced.report.files_removed:
-        note(f"sync: {synced.report.files_removed} file(s) left the index (deleted, or now excluded by the "
+        note(f"sync: {synced.report.files_removed:,} file(s) left the index (deleted, or now excluded by the "
              "settings or ignore rules: `paqad-ai rag status --explain PATH` says why)")
 
 

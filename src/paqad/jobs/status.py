@@ -62,7 +62,8 @@ class StatusReport:
             lines += self._index_lines()
         last = self.last_refresh
         if last:
-            lines.append(f"Last refresh: {_fmt_time(last.at)}, {last.seconds}s — {last.summary}")
+            took = f"{last.seconds:.2f}s" if isinstance(last.seconds, (int, float)) else f"{last.seconds}s"  # as summaries print
+            lines.append(f"Last refresh: {_fmt_time(last.at)}, {took} — {last.summary}")
         if report.api_key is not None:
             key = report.api_key
             lines.append(f"API key {key.variable}: " + (f"found in {key.found_in}" if key.found_in else "not found"))
@@ -73,28 +74,30 @@ class StatusReport:
     def _index_lines(self) -> list[str]:
         """The indented lines under ``Index: ...`` for an index with a completed build."""
         from paqad.index.languages import chunking_for
-        from paqad.index.sync import large_sources_note
+        from paqad.index.filters import ALWAYS_SKIPPED
+        from paqad.index.sync import large_sources_note, not_utf8_note
 
         idx = self.status.index
         coverage = round(idx.coverage, 4)  # the value `--json` shows as semantic_coverage
-        langs = ", ".join(f"{k} {v} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:SHOWN_LANGUAGES])
+        langs = ", ".join(f"{k} {v:,} ({chunking_for(k).value})" for k, v in list(idx.languages.items())[:SHOWN_LANGUAGES])
         if len(idx.languages) > SHOWN_LANGUAGES:  # it cut them without a word
             langs += f", and {len(idx.languages) - SHOWN_LANGUAGES} more (`rag status --json` lists all)"
         lines = [f"  a build is running (pid {self.build_pid})"] if self.build_pid is not None else []
         lines.append(f"  provider/model: {idx.provider} / {idx.model} ({idx.dimension}-d)")
         lines.append(f"  confidence calibration: {self.status.calibration or 'none shipped (the cosine stands in)'}")
-        lines.append(f"  files: {idx.files}   chunks: {idx.chunks}   size: {idx.size_bytes / 1e6:.1f} MB")
+        lines.append(f"  files: {idx.files:,}   chunks: {idx.chunks:,}   size: {idx.size_bytes / 1e6:.1f} MB")
         if coverage < 1:
             lines.append(f"  semantic coverage: {int(coverage * 100)}% ({idx.embedded:,} of "
                          f"{idx.chunks:,} chunks have vectors; the rest match by keywords only until embedding "
                          "finishes: `paqad-ai rag refresh-context` continues it)")
         lines.append(f"  languages: {langs}")
-        if idx.rejected:
-            skipped = ", ".join(f"{k} {v}" for k, v in sorted(idx.rejected.items(), key=lambda kv: -kv[1]))
-            lines.append(f"  skipped: {sum(idx.rejected.values())} ({skipped}; `paqad-ai rag status --explain .` lists them)")
-        note = large_sources_note(list(idx.large_sources), self.max_file_size)
-        if note:
-            lines.append(f"  {note}")
+        shown = {k: v for k, v in idx.rejected.items() if k not in ALWAYS_SKIPPED}  # as `--explain .` counts them
+        if shown:
+            skipped = ", ".join(f"{k} {v:,}" for k, v in sorted(shown.items(), key=lambda kv: -kv[1]))
+            lines.append(f"  skipped: {sum(shown.values()):,} ({skipped}; `paqad-ai rag status --explain .` lists them)")
+        notes = (large_sources_note(list(idx.large_sources), self.max_file_size, idx.rejected.get("check:too-large", 0)),
+                 not_utf8_note(idx.not_utf8))
+        lines += [f"  {note}" for note in notes if note]
         lines.append(f"  built: {_fmt_time(idx.built_at)}   refreshed: {_fmt_time(idx.refreshed_at)}")
         return lines
 

@@ -122,7 +122,11 @@ def _dense_embedder(paths: ProjectPaths, settings: Settings, meta: dict, coverag
     """The embedder the dense side may use on this index, and the degraded line when none: too
     few chunks with vectors, settings changed since the build, or no embedder given. Raises
     IndexStaleError (without a deadline) for an embedder the index was not built with."""
-    if embedder is not None and coverage < SEMANTIC_MIN_COVERAGE:
+    # Under the coverage minimum the dense side is left out whatever else holds, so a keyword
+    # answer the hook gave for lack of time (not started, late) is this one: rated as `rag probe`
+    # rates it, not "not rated" (round 7's leftover, issue 19: one prompt, one answer).
+    timing_miss = degraded is not None and degraded.reason in (DegradedReason.LATE, DegradedReason.NOT_STARTED)
+    if (embedder is not None or timing_miss) and coverage < SEMANTIC_MIN_COVERAGE:
         embedder, degraded = None, Degraded(DegradedReason.STILL_EMBEDDING,
                                             f"{int(coverage * 100)}% so far; {_who_embeds(paths)}")
     changed = embedding_changes(meta, settings)

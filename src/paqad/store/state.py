@@ -143,6 +143,7 @@ class IndexState:
     cached_embeddings: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
     large_sources: tuple[tuple[str, int], ...] = ()
+    not_utf8: tuple[str, ...] = ()  # files skipped as not valid UTF-8 (check:not-utf8)
     size_bytes: int = 0
     built_at: str | None = None
     refreshed_at: str | None = None
@@ -171,6 +172,7 @@ class IndexState:
             "cached_embeddings": self.cached_embeddings,
             "rejected": dict(self.rejected),
             "large_sources": [{"path": p, "bytes": n} for p, n in self.large_sources],
+            "not_utf8": list(self.not_utf8),
             "size_bytes": self.size_bytes,
             "built_at": self.built_at,
             "refreshed_at": self.refreshed_at,
@@ -216,6 +218,7 @@ def index_state(paths: ProjectPaths, settings: Settings) -> IndexState:
         cached_embeddings=int(counts.get("cached_embeddings", 0)),
         rejected=json.loads(meta.get("rejected") or "{}"),
         large_sources=tuple((p, int(n)) for p, n in json.loads(meta.get("large_sources") or "[]")),
+        not_utf8=tuple(json.loads(meta.get("not_utf8") or "[]")),
         size_bytes=index_size_bytes(paths),
         built_at=meta.get("built_at"),
         refreshed_at=meta.get("refreshed_at"),

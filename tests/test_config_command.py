@@ -1,0 +1,129 @@
+"""`paqad-ai config list|get|set|unset` (round 8, a new user): every key's help text was written
+in config.py and shown by no command; a key could be changed only by editing .paqad/.config."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+from paqad.config import KEYS
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj ü"  # a path with a space and non-ASCII, as a user's may be
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+def test_config_help_lists_every_key_with_its_default_and_help(tmp_path: Path) -> None:
+    code, out, err = run_cli("config", "--help")
+    assert (code, err) == (0, "")
+    joined = " ".join(out.split())
+    for key in KEYS.values():
+        assert " ".join(key.help.split()) in joined, key.name
+    assert "rag_top_n (20): fused results considered per query" in joined
+    assert "rag_embedding_model (the provider's):" in joined
+    assert "rag_enabled (false):" in joined
+
+
+def test_config_list_shows_value_source_allowed_values_and_help(tmp_path: Path, monkeypatch) -> None:
+    root = _project(tmp_path)
+    monkeypatch.setenv("PAQAD_RAG_HOOK_BUDGET_MS", "900")
+    code, out, err = run_cli("config", "list", project=root)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == 3 * len(KEYS)
+    at = lines.index("rag_hook_budget_ms = 900   [env PAQAD_RAG_HOOK_BUDGET_MS]")
+    assert lines[at + 1] == f"    {KEYS['rag_hook_budget_ms'].help}"
+    assert lines[at + 2] == "    allowed: an integer from 50 to 60000; default: 1500"
+    assert "rag_team_store = (empty)   [default]" in lines
+    code, out, _ = run_cli("config", "list", "--json", project=root)
+    data = {item["name"]: item for item in json.loads(out)}
+    assert list(data) == list(KEYS)
+    assert data["rag_max_file_size"] == {"name": "rag_max_file_size", "value": "1048576", "source": "default",
+                                         "default": "1048576", "allowed": "an integer from 1 to 104857600",
+                                         "help": KEYS["rag_max_file_size"].help}
+
+
+def test_config_set_checks_the_value_and_writes_the_local_file(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    assert run_cli("config", "set", "rag_top_n", "7", project=root) == (0, "rag_top_n=7 written to .paqad/.config\n", "")
+    assert run_cli("config", "get", "rag_top_n", project=root) == (0, "7\n", "")
+    assert "rag_top_n=7" in config.read_text(encoding="utf-8").splitlines()
+    before = config.read_text(encoding="utf-8")
+    assert run_cli("config", "set", "rag_topn", "5", project=root) == (
+        2, "", "paqad-ai: error: rag_topn: no such config key; did you mean rag_top_n?\n")
+    assert run_cli("config", "set", "rag_top_n", "0", project=root) == (
+        2, "", "paqad-ai: error: rag_top_n='0' is not valid; allowed: an integer from 1 to 200\n")
+    # a value the other settings refuse is not written: the file stays as it was
+    assert run_cli("config", "set", "rag_relief_floor", "0.9", project=root) == (
+        2, "", "paqad-ai: error: .paqad/.config: rag_relief_floor=0.9 is above rag_similarity_threshold=0.75; "
+               "allowed: at most the threshold\n")
+    assert config.read_text(encoding="utf-8") == before
+
+
+def test_config_set_warns_when_the_environment_wins(tmp_path: Path, monkeypatch) -> None:
+    root = _project(tmp_path)
+    monkeypatch.setenv("PAQAD_RAG_TOP_N", "3")
+    assert run_cli("config", "set", "rag_top_n", "8", project=root) == (
+        0, "rag_top_n=8 written to .paqad/.config\n",
+        "paqad-ai: warning: PAQAD_RAG_TOP_N is set and wins over .paqad/.config (now rag_top_n=3)\n")
+
+
+def test_config_unset_removes_only_that_key(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    config.parent.mkdir()
+    config.write_text("# mine\nrag_top_n=9\nrag_hook_budget_ms=900\n", encoding="utf-8")
+    assert run_cli("config", "unset", "rag_top_n", project=root) == (
+        0, "rag_top_n: removed from .paqad/.config; now 20 [default]\n", "")
+    assert config.read_text(encoding="utf-8") == "# mine\nrag_hook_budget_ms=900\n"
+    assert run_cli("config", "unset", "rag_top_n", project=root) == (
+        0, "rag_top_n: not set in .paqad/.config; now 20 [default]\n", "")
+    assert run_cli("config", "get", "rag_nope", project=root) == (
+        2, "", "paqad-ai: error: rag_nope: no such config key; did you mean rag_top_n?\n")
+
+
+def test_config_set_never_writes_a_team_store_password(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    assert run_cli("config", "set", "rag_team_store", "postgresql://dev:s3cret@db:5432/paqad", project=root) == (
+        2, "", "paqad-ai: error: .paqad/.config: rag_team_store holds a password; remove it from the URL and put "
+               "PAQAD_TEAM_STORE_PASSWORD=... in .paqad/secrets.env (mode 0600) or the environment\n")
+    assert not (root / ".paqad" / ".config").exists()  # refused before anything was written
+
+
+def test_config_set_before_any_init_keeps_the_local_file_out_of_git(tmp_path: Path) -> None:
+    import subprocess
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    assert run_cli("config", "set", "rag_hook_budget_ms", "900", project=root)[0] == 0
+    ignored = subprocess.run(["git", "check-ignore", ".paqad/.config"], cwd=root, capture_output=True, text=True)
+    assert (ignored.returncode, ignored.stdout) == (0, ".paqad/.config\n")
+
+
+def test_config_set_of_an_embedding_setting_says_the_index_is_stale(git_repo) -> None:
+    root = git_repo({"pyproject.toml": '[project]\nname = "calc"\nversion = "1.0"\n',
+                     "calc.py": 'def add_numbers(a, b):\n    """Add two numbers and return the sum of both values."""\n'
+                                "    return a + b\n"})
+    assert run_cli("rag", "init", "--provider", "local", project=root)[0] == 0
+    assert run_cli("config", "set", "rag_top_n", "7", project=root) == (0, "rag_top_n=7 written to .paqad/.config\n", "")
+    assert run_cli("config", "set", "rag_embedding_precision", "fp32", project=root) == (
+        0, "rag_embedding_precision=fp32 written to .paqad/.config\n",
+        "paqad-ai: warning: the index is stale (model precision changed: index has int8, settings want fp32); "
+        "run `paqad-ai rag rebuild`\n")
+    code, _, err = run_cli("rag", "probe", "add numbers", project=root)
+    assert code == 2 and "run `paqad-ai rag rebuild`" in err
+    assert run_cli("config", "unset", "rag_embedding_precision", project=root)[0] == 0
+    assert run_cli("rag", "probe", "add numbers", project=root)[0] == 0
+
+
+def test_config_is_also_under_rag(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    assert run_cli("rag", "config", "get", "rag_top_n", project=root) == (0, "20\n", "")
+    assert run_cli("rag", "config", "set", "rag_top_n", "x", project=root) == (
+        2, "", "paqad-ai: error: rag_top_n='x' is not valid; allowed: an integer from 1 to 200\n")
