@@ -211,6 +211,12 @@ class RankingOptions:
     # questions not asking which error: a short exception-class file x this (signals.error_types); dev 0.882 -> 0.884,
     # PHP 0.819 -> 0.829, test and the git-mined set unchanged
     error_type_prior: float = 0.7
+    # issue 24, round 8 (bench/README.md "Round 8: Rust and Java"): a Rust chunk inside a `#[cfg(test)]`
+    # module (or carrying `#[test]`) x this unless the query asks for tests (signals.inline_tests)
+    inline_test_prior: float = 0.3
+    # questions not asking which values/modes: a file that only declares an enum of plain constants
+    # x this (signals.enum_files; error_type_prior's factor)
+    enum_file_prior: float = 0.7
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -264,6 +270,8 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
+# round 8's fields at their round-7 values (main 453062f): every round-8 technique off
+ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -343,6 +351,15 @@ def _round_7(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
+def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 8 (Rust and Java: the workspace and CSV dev projects): each technique off."""
+    return {
+        "no-inline-tests": replace(default, inline_test_prior=1.0),
+        "no-enum-files": replace(default, enum_file_prior=1.0),
+        "round-7-default": replace(default, **ROUND_8_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -398,6 +415,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
