@@ -217,6 +217,9 @@ class RankingOptions:
     # questions not asking which values/modes: a file that only declares an enum of plain constants
     # x this (signals.enum_files; error_type_prior's factor)
     enum_file_prior: float = 0.7
+    # a Rust chunk that only uses a query name (`impl Trait for Other`, `let x: T`) while another candidate
+    # defines it: its definition share x this (signals.trait_impls)
+    trait_impl_share: float = 0.5
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -271,7 +274,7 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 # round 8's fields at their round-7 values (main 453062f): every round-8 technique off
-ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0}
+ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -356,6 +359,7 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
     return {
         "no-inline-tests": replace(default, inline_test_prior=1.0),
         "no-enum-files": replace(default, enum_file_prior=1.0),
+        "no-trait-impls": replace(default, trait_impl_share=1.0),
         "round-7-default": replace(default, **ROUND_8_OFF),
     }
 

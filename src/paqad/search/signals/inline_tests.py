@@ -38,7 +38,7 @@ _TEST_ATTRIBUTE = re.compile(r"^[ \t]*#\[(?:\w+::)?test\]", re.MULTILINE)
 
 
 @lru_cache(maxsize=1024)
-def test_modules(text: str) -> frozenset[str]:
+def cfg_test_modules(text: str) -> frozenset[str]:
     """Names of the modules ``text`` declares under ``#[cfg(test)]`` (``{'tests'}``)."""
     return frozenset(_CFG_TEST_MOD.findall(text))
 
@@ -47,7 +47,7 @@ def is_inline_test(symbol: str | None, text: str, file_text: str) -> bool:
     """True for a Rust chunk (``symbol``, ``text``) inside a ``#[cfg(test)]`` module of the file
     whose text is ``file_text``, or carrying a ``#[test]`` attribute itself."""
     parts = symbol_parts(symbol)
-    if parts and parts[0] in test_modules(file_text):
+    if parts and parts[0] in cfg_test_modules(file_text):
         return True
     return bool(_TEST_ATTRIBUTE.search(text))
 
