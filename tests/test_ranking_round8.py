@@ -294,3 +294,26 @@ def logkit(tmp_path_factory, paqad_home) -> Path:
 @pytest.mark.parametrize("query", ["logkit::Sink", "Sink"])
 def test_a_trait_the_facade_re_exports_finds_its_definition_then_the_re_export_then_its_impls(logkit, query):
     assert _files(logkit, query)[:3] == ["logkit-core/src/lib.rs", "logkit/src/lib.rs", "logkit-sinks/src/lib.rs"]
+
+
+
+def _chunks(root: Path, query: str, options: RankingOptions) -> list[tuple[str, int, int]]:
+    from paqad.config import load_settings
+    from paqad.project import ProjectPaths
+    from paqad.search import load_embedder, search
+
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    embedder, why = load_embedder(paths, settings)
+    assert why is None
+    return [(r.path, r.start_line, r.end_line) for r in search(paths, settings, query, embedder=embedder, options=options).results]
+
+
+
+@pytest.mark.parametrize(("query", "answer"), [("how is a record written to a sink?", ("logkit-sinks/src/lib.rs", 8, 12)),
+                                               ("where does the memory sink keep its records?", ("logkit-sinks/src/lib.rs", 1, 6))])
+def test_a_question_gets_the_code_of_the_sinks_crate_not_its_inline_test(logkit, query, answer):
+    test_module = ("logkit-sinks/src/lib.rs", 25, 36)
+    assert _chunks(logkit, query, RankingOptions())[0] == answer
+    assert _chunks(logkit, query, RankingOptions(**ROUND_8_OFF))[0] == test_module  # the round's rules off
+    assert test_module not in _chunks(logkit, "Sink", RankingOptions())[:3]

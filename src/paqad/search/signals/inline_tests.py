@@ -12,8 +12,9 @@ the first chunk returned, above ``impl<R: RngCore + ?Sized> Rng for R {}`` of th
   :attr:`RankingContext.file_text`; without it, the chunk's own text), or when its own text
   carries a ``#[test]`` attribute (a test function outside such a module);
 - waived when the query asks for tests (:attr:`QueryInfo.mentions_tests`, as ``tests_prior``),
-  for a file the query names, and for a chunk that defines a query identifier (a symbol query
-  naming a test function asks for it).
+  for a file the query names, and for a chunk that defines a query identifier by the Rust rule
+  (:func:`~paqad.search.signals.trait_impls.defines_rust_name`: a symbol query naming a test
+  function asks for it; a test's ``let s: &mut dyn Sink`` does not define ``Sink``).
 
 ``passage_choice`` does not trade a file's thin best chunk (a doc comment) for one of these
 either: the test is not the passage that answers. The code chunks of the same file are untouched, so the file keeps its rank through them; a file
@@ -28,6 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paqad.search.signals.symbol_shares import symbol_parts
+from paqad.search.signals.trait_impls import defines_rust_name
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -61,13 +63,14 @@ def in_force(context: RankingContext) -> bool:
 
 
 def inline_test_ids(context: RankingContext, ids) -> set[int]:
-    """The chunk ids of ``ids`` this signal judges test code (Rust chunks of inline test modules,
-    files the query names and definitions of a query identifier left out)."""
+    """The chunk ids of ``ids`` this signal judges test code (Rust chunks of inline test modules;
+    files the query names and chunks defining a query identifier left out)."""
     found: set[int] = set()
     texts: dict[str, str] = {}
     for cid in ids:
         row = context.rows[cid]
-        if row.language != "rust" or row.path in context.named_paths or cid in context.definition_shares:
+        if row.language != "rust" or row.path in context.named_paths or any(
+                defines_rust_name(row.text, identifier.name) for identifier in context.info.identifiers):
             continue
         if row.path not in texts:
             texts[row.path] = context.file_text(row.path) if context.file_text is not None else row.text
