@@ -120,11 +120,12 @@ def test_inline_test_chunks_get_the_factor_unless_the_query_asks_for_tests():
     files = {"src/rng.rs": RNG_FILE, "src/seq/index.rs": "mod test {\n"}
     scores = {cid: 1.0 for cid in RNG_ROWS}
     query = "which trait does a new generator implement so that the Rng methods work on it?"
-    out = inline_tests.apply(scores, _context(query, RankingOptions(), RNG_ROWS, files))
+    on = RankingOptions(inline_test_prior=0.3)
+    out = inline_tests.apply(scores, _context(query, on, RNG_ROWS, files))
     assert out == pytest.approx({1: 1.0, 2: 1.0, 3: 0.3, 4: 0.3, 5: 1.0})
-    asked = inline_tests.apply(scores, _context("which tests cover the Rng trait?", RankingOptions(), RNG_ROWS, files))
+    asked = inline_tests.apply(scores, _context("which tests cover the Rng trait?", on, RNG_ROWS, files))
     assert asked == scores
-    named = inline_tests.apply(scores, _context(query, RankingOptions(), RNG_ROWS, files, named=frozenset({"src/rng.rs"})))
+    named = inline_tests.apply(scores, _context(query, on, RNG_ROWS, files, named=frozenset({"src/rng.rs"})))
     assert named == pytest.approx({1: 1.0, 2: 1.0, 3: 1.0, 4: 0.3, 5: 1.0})
 
 
@@ -135,7 +136,8 @@ def test_passage_choice_trades_a_doc_comment_for_code_not_for_the_inline_test():
     query = "how does a generator produce a value of any type through the standard distribution?"
     off = passage_choice.apply(scores, _context(query, RankingOptions(**ROUND_8_OFF), rows, files))
     assert off == {1: 0.5, 3: 0.9, 2: 0.4}  # rule off: the test takes the doc comment's place
-    on = passage_choice.apply(scores, _context(query, RankingOptions(), rows, files))
+    assert passage_choice.apply(scores, _context(query, RankingOptions(), rows, files)) == off  # off by default
+    on = passage_choice.apply(scores, _context(query, RankingOptions(inline_test_prior=0.3), rows, files))
     assert on == {1: 0.4, 3: 0.5, 2: 0.9}
 
 
@@ -209,11 +211,11 @@ def test_bare_enum_files_get_the_factor_in_questions_that_do_not_ask_for_the_val
 
 def test_round_8_configs_switch_each_rule_off():
     configs = ablations()
-    assert configs["no-inline-tests"].inline_test_prior == 1.0
+    assert configs["with-inline-tests"].inline_test_prior == 0.3
     assert configs["no-enum-files"].enum_file_prior == 1.0
     assert configs["no-trait-impls"].trait_impl_share == 1.0
     default = RankingOptions()
-    assert (default.inline_test_prior, default.enum_file_prior, default.trait_impl_share) == (0.3, 0.7, 0.5)
+    assert (default.inline_test_prior, default.enum_file_prior, default.trait_impl_share) == (1.0, 0.7, 0.5)
     assert all(getattr(configs["round-7-default"], name) == value for name, value in ROUND_8_OFF.items())
 
 
@@ -314,6 +316,7 @@ def _chunks(root: Path, query: str, options: RankingOptions) -> list[tuple[str, 
                                                ("where does the memory sink keep its records?", ("logkit-sinks/src/lib.rs", 1, 6))])
 def test_a_question_gets_the_code_of_the_sinks_crate_not_its_inline_test(logkit, query, answer):
     test_module = ("logkit-sinks/src/lib.rs", 25, 36)
-    assert _chunks(logkit, query, RankingOptions())[0] == answer
+    on = RankingOptions(inline_test_prior=0.3)  # with-inline-tests (left off by default)
+    assert _chunks(logkit, query, on)[0] == answer
     assert _chunks(logkit, query, RankingOptions(**ROUND_8_OFF))[0] == test_module  # the round's rules off
-    assert test_module not in _chunks(logkit, "Sink", RankingOptions())[:3]
+    assert test_module not in _chunks(logkit, "Sink", on)[:3]
