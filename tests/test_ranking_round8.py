@@ -1,5 +1,6 @@
 """Issue 24, round 8 (Rust and Java): the rules of this round on hand-made rows with the exact
-factors they leave (signals.trait_impls, signals.inline_tests, signals.enum_files), and a real
+factors they leave (signals.trait_impls, signals.inline_tests, signals.enum_files,
+signals.deprecated_types), and a real
 index of a tiny cargo workspace with the real model: a facade crate re-exporting a trait of a
 sibling crate that a third crate implements and tests inline."""
 
@@ -14,7 +15,8 @@ from conftest import ranked_files as _files
 from paqad.search import RankingOptions, ablations
 from paqad.search.analysis import analyze
 from paqad.search.options import ROUND_8_OFF
-from paqad.search.signals import RankingContext, enum_files, inline_tests, passage_choice
+from paqad.search.signals import RankingContext, deprecated_types, enum_files, inline_tests, passage_choice
+from paqad.search.signals.deprecated_types import is_deprecated_type_file
 from paqad.search.signals.definitions import definition_shares
 from paqad.search.signals.enum_files import is_bare_enum_file
 from paqad.search.signals.inline_tests import is_inline_test, cfg_test_modules
@@ -209,13 +211,70 @@ def test_bare_enum_files_get_the_factor_in_questions_that_do_not_ask_for_the_val
     assert enum_files.apply(scores, _context("QuoteMode", RankingOptions(), ENUM_ROWS, ENUM_FILES)) == scores
 
 
+# --- deprecated_types ----------------------------------------------------------------------------
+
+OLD_PARSER = """/**
+ * Parser creates {@link CommandLine}s.
+ *
+ * @deprecated since 1.3, the two-pass parsing with the flatten method is not enough flexible to handle complex cases
+ */
+@Deprecated
+public abstract class Parser implements CommandLineParser {
+
+    protected void checkRequiredOptions() throws MissingOptionException {
+"""
+NEW_PARSER = """/**
+ * Default parser.
+ */
+public class DefaultParser implements CommandLineParser {
+
+    /** @deprecated use the builder */
+    @Deprecated
+    public DefaultParser() {
+    }
+
+    protected void checkRequiredOptions() throws MissingOptionException {
+"""
+
+
+def test_a_deprecated_type_file_marks_the_type_named_like_the_file():
+    assert is_deprecated_type_file("src/main/java/org/apache/commons/cli/Parser.java", OLD_PARSER)
+    assert is_deprecated_type_file("src/Legacy.cs", "[Obsolete(\"Use Modern\")]\npublic sealed class Legacy {\n")
+    assert is_deprecated_type_file("src/Old.kt", "@Deprecated(\"use New\")\nclass Old {\n")
+    # a deprecated constructor of a live class, and another file's name
+    assert not is_deprecated_type_file("src/main/java/org/apache/commons/cli/DefaultParser.java", NEW_PARSER)
+    assert not is_deprecated_type_file("src/main/java/org/apache/commons/cli/Other.java", OLD_PARSER)
+    assert not is_deprecated_type_file("parser.py", OLD_PARSER)
+
+
+DEPRECATED_ROWS = {
+    1: _row(1, "src/main/java/org/apache/commons/cli/Parser.java", "Parser.checkRequiredOptions", OLD_PARSER, "java"),
+    2: _row(2, "src/main/java/org/apache/commons/cli/DefaultParser.java", "DefaultParser.checkRequiredOptions",
+            NEW_PARSER, "java"),
+}
+DEPRECATED_FILES = {row.path: row.text for row in DEPRECATED_ROWS.values()}
+
+
+def test_deprecated_type_files_get_the_factor_in_questions_not_asking_for_old_code():
+    scores = {1: 1.0, 2: 0.8}
+    query = "where are missing required options detected after parsing?"
+    out = deprecated_types.apply(scores, _context(query, RankingOptions(), DEPRECATED_ROWS, DEPRECATED_FILES))
+    assert out == pytest.approx({1: 0.7, 2: 0.8})
+    old = "how did the old parser detect missing required options?"
+    assert deprecated_types.apply(scores, _context(old, RankingOptions(), DEPRECATED_ROWS, DEPRECATED_FILES)) == scores
+    named = _context(query, RankingOptions(), DEPRECATED_ROWS, DEPRECATED_FILES, named=frozenset({DEPRECATED_ROWS[1].path}))
+    assert deprecated_types.apply(scores, named) == scores
+
+
 def test_round_8_configs_switch_each_rule_off():
     configs = ablations()
     assert configs["with-inline-tests"].inline_test_prior == 0.3
     assert configs["no-enum-files"].enum_file_prior == 1.0
     assert configs["no-trait-impls"].trait_impl_share == 1.0
+    assert configs["no-deprecated-types"].deprecated_prior == 1.0
     default = RankingOptions()
-    assert (default.inline_test_prior, default.enum_file_prior, default.trait_impl_share) == (1.0, 0.7, 0.5)
+    assert (default.inline_test_prior, default.enum_file_prior, default.trait_impl_share,
+            default.deprecated_prior) == (1.0, 0.7, 0.5, 0.7)
     assert all(getattr(configs["round-7-default"], name) == value for name, value in ROUND_8_OFF.items())
 
 

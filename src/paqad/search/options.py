@@ -222,6 +222,10 @@ class RankingOptions:
     # a Rust chunk that only uses a query name (`impl Trait for Other`, `let x: T`) while another candidate
     # defines it: its definition share x this (signals.trait_impls)
     trait_impl_share: float = 0.5
+    # questions not asking for old code: a Java/Kotlin/C# file whose own type is @Deprecated/[Obsolete]
+    # x this (signals.deprecated_types; dev 0.1 / 0.3 / 0.5 / 0.7 / 0.85: commons-cli 0.882 / 0.911 /
+    # 0.914 / 0.914 / 0.912, off 0.889; at 0.7 no kind lost, long prompts 0.833 = 0.833)
+    deprecated_prior: float = 0.7
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -276,7 +280,8 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 # round 8's fields at their round-7 values (main 453062f): every round-8 technique off
-ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0}
+ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
+               "deprecated_prior": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -363,6 +368,7 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-inline-tests": replace(default, inline_test_prior=0.3),  # measured, left off
         "no-enum-files": replace(default, enum_file_prior=1.0),
         "no-trait-impls": replace(default, trait_impl_share=1.0),
+        "no-deprecated-types": replace(default, deprecated_prior=1.0),
         "round-7-default": replace(default, **ROUND_8_OFF),
     }
 

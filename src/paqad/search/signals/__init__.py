@@ -45,7 +45,7 @@ from paqad.search.signals import (central_files, coherence, community_files, def
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
                                   platform_variants, prompt_waivers, record_data, reexports, saturation, symbol_words,
                                   title_names, type_modules, version_copies)
-from paqad.search.signals import enum_files, inline_tests  # issue 24, round 8
+from paqad.search.signals import deprecated_types, enum_files, inline_tests  # issue 24, round 8
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -118,6 +118,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("error_types", error_types.apply, lambda o: o.priors and o.error_type_prior < 1.0),
     # issue 24, round 8: a file of one bare enum below the code for questions
     Signal("enum_files", enum_files.apply, lambda o: o.priors and o.enum_file_prior < 1.0),
+    Signal("deprecated_types", deprecated_types.apply, lambda o: o.priors and o.deprecated_prior < 1.0),
     # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
