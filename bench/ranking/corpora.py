@@ -45,6 +45,7 @@ class Project:
     commit: str
     split: str
     cases: tuple[dict, ...]
+    leave_out: tuple[str, ...] = ()  # optional "leave_out" of the JSON: blobs the mirror lacks
 
     @property
     def folder(self) -> Path:
@@ -57,7 +58,7 @@ def load_projects(names: list[str] | None = None, split: str | None = None) -> l
     for path in sorted(PROJECTS_DIR.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         project = Project(data["name"], data["language"], data["repo"], data["commit"], data["split"],
-                          tuple(data["cases"]))
+                          tuple(data["cases"]), tuple(data.get("leave_out", ())))
         if names and project.name not in names:
             continue
         if split and project.split != split:
@@ -85,7 +86,8 @@ def git_dir(repo: str, overrides: dict[str, str] | None = None) -> Path:
 
 def materialise(project: Project, overrides: dict[str, str] | None = None) -> Path:
     """The project's tree at its commit in :attr:`Project.folder` (idempotent)."""
-    return materialise_tree(project.repo, project.commit, project.folder, overrides)
+    return materialise_tree(project.repo, project.commit, project.folder, overrides,
+                            leave_out=project.leave_out)
 
 
 def materialise_tree(repo: str, commit: str, target: Path, overrides: dict[str, str] | None = None,

@@ -211,6 +211,21 @@ class RankingOptions:
     # questions not asking which error: a short exception-class file x this (signals.error_types); dev 0.882 -> 0.884,
     # PHP 0.819 -> 0.829, test and the git-mined set unchanged
     error_type_prior: float = 0.7
+    # issue 24, round 8 (bench/README.md "Round 8: Rust and Java"): a Rust chunk inside a `#[cfg(test)]`
+    # module (or carrying `#[test]`) x this unless the query asks for tests (signals.inline_tests);
+    # measured, left off (0.3 in "with-inline-tests"): dev unchanged but for rand-25 (+0.02), test Rust
+    # 0.844 -> 0.832 (bench/README.md "Round 8: Rust and Java")
+    inline_test_prior: float = 1.0
+    # questions not asking which values/modes: a file that only declares an enum of plain constants
+    # x this (signals.enum_files; error_type_prior's factor)
+    enum_file_prior: float = 0.7
+    # a Rust chunk that only uses a query name (`impl Trait for Other`, `let x: T`) while another candidate
+    # defines it: its definition share x this (signals.trait_impls)
+    trait_impl_share: float = 0.5
+    # questions not asking for old code: a Java/Kotlin/C# file whose own type is @Deprecated/[Obsolete]
+    # x this (signals.deprecated_types; dev 0.1 / 0.3 / 0.5 / 0.7 / 0.85: commons-cli 0.882 / 0.911 /
+    # 0.914 / 0.914 / 0.912, off 0.889; at 0.7 no kind lost, long prompts 0.833 = 0.833)
+    deprecated_prior: float = 0.7
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -264,6 +279,9 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
+# round 8's fields at their round-7 values (main 453062f): every round-8 technique off
+ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
+               "deprecated_prior": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -343,6 +361,18 @@ def _round_7(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
+def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 8 (Rust and Java: the workspace and CSV dev projects): each technique off
+    (``no-...``) or, left off, on (``with-...``), and all of them off (``round-7-default``)."""
+    return {
+        "with-inline-tests": replace(default, inline_test_prior=0.3),  # measured, left off
+        "no-enum-files": replace(default, enum_file_prior=1.0),
+        "no-trait-impls": replace(default, trait_impl_share=1.0),
+        "no-deprecated-types": replace(default, deprecated_prior=1.0),
+        "round-7-default": replace(default, **ROUND_8_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -398,6 +428,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -25,7 +25,10 @@ see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each module; ``platform_tw
 saturation), round 6's C/C++/Java signals (``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
 ``parallel_siblings`` off by default), round 7's ``error_types`` (a short exception-class file
 below the code that throws it in a question; ``type_modules``, type-only TypeScript modules, off
-by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), and last (issue 19) three that never move a file:
+by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), round 8's
+``inline_tests`` (a Rust ``#[cfg(test)]`` module's chunks, off by default), ``enum_files`` and ``deprecated_types``
+(a bare enum file, a deprecated type's file, below the code for questions; ``trait_impls`` acts inside
+``definitions``), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
@@ -45,6 +48,7 @@ from paqad.search.signals import (central_files, coherence, community_files, def
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
                                   platform_variants, prompt_waivers, record_data, reexports, saturation, symbol_words,
                                   title_names, type_modules, version_copies)
+from paqad.search.signals import deprecated_types, enum_files, inline_tests  # issue 24, round 8
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -68,6 +72,8 @@ class Signal:
 PIPELINE: tuple[Signal, ...] = (
     Signal("definitions", definitions.apply, lambda o: o.symbols),
     Signal("path_priors", path_priors.apply, lambda o: o.priors),
+    # issue 24, round 8: a Rust file's `#[cfg(test)]` module is test code (before saturation counts it)
+    Signal("inline_tests", inline_tests.apply, lambda o: o.priors and o.inline_test_prior < 1.0),
     Signal("path_words", path_words.apply, lambda o: o.path_words),
     Signal("symbol_words", symbol_words.apply, lambda o: o.path_words),
     Signal("file_stems", file_stems.apply, lambda o: o.path_words and o.file_stem_boost > 0.0),
@@ -113,6 +119,9 @@ PIPELINE: tuple[Signal, ...] = (
     # issue 24, round 7: type-only TypeScript modules below the code for questions
     Signal("type_modules", type_modules.apply, lambda o: o.priors and o.type_module_prior < 1.0),
     Signal("error_types", error_types.apply, lambda o: o.priors and o.error_type_prior < 1.0),
+    # issue 24, round 8: a file of one bare enum below the code for questions
+    Signal("enum_files", enum_files.apply, lambda o: o.priors and o.enum_file_prior < 1.0),
+    Signal("deprecated_types", deprecated_types.apply, lambda o: o.priors and o.deprecated_prior < 1.0),
     # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),

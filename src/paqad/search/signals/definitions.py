@@ -28,6 +28,7 @@ from paqad.search.signals.canonical import prefer_canonical
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
+from paqad.search.signals.trait_impls import prefer_rust_definitions
 from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, defines_constant_in_text,
                                   defines_in_text, defines_signature_in_text, go_spec_pattern, is_constant_shape,
                                   text_type)
@@ -104,6 +105,7 @@ def definition_shares(context: RankingContext) -> dict[int, float]:
         if boost:
             shares[cid] = boost
     shares = prefer_strict(context, discount_reopenings(context, shares, by_table), by_table)
+    shares = prefer_rust_definitions(context, shares, by_table)  # issue 24, round 8
     return prefer_canonical(context, _prefer_types(context, prefer_bodies(context, _prefer_implementations(context, shares))))
 
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paqad.index.tokens import query_terms
+from paqad.search.signals import inline_tests
 from paqad.search.signals.trade_evidence import may_trade
 
 if TYPE_CHECKING:
@@ -130,6 +131,8 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     named = {w.lower() for w in words} if len(words) <= MAX_LOOKUP_WORDS else set()
     share = context.options.passage_trade_coverage
     terms = query_terms(context.info.lexical_text) if share > 0 else []
+    # round 8: a Rust file's inline test module is not the passage that answers (signals.inline_tests)
+    tests = inline_tests.inline_test_ids(context, scores) if inline_tests.in_force(context) else set()
     out = dict(scores)
     for ids in by_file.values():
         best = ids[0]
@@ -137,7 +140,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
                 or not is_thin(context.rows[best]):
             continue
         thin_text = context.rows[best].text
-        other = next((cid for cid in ids[1:] if not is_thin(context.rows[cid])
+        other = next((cid for cid in ids[1:] if cid not in tests and not is_thin(context.rows[cid])
                       and may_trade(thin_text, context.rows[cid].text, terms, share)), None)
         if other is not None:
             out[best], out[other] = scores[other], scores[best]
