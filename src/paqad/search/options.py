@@ -211,6 +211,8 @@ class RankingOptions:
     # questions not asking which error: a short exception-class file x this (signals.error_types); dev 0.882 -> 0.884,
     # PHP 0.819 -> 0.829, test and the git-mined set unchanged
     error_type_prior: float = 0.7
+    # issue 24, round 8: C and C++ structure (bench/README.md "Round 8: C and C++ structure")
+    c_test_files: bool = False  # x_unittest.cc, x_benchmark.cc, TEST(...) chunks: tests/examples priors (signals.c_tests)
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -264,6 +266,8 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
+# round 8's fields (issue 24, C and C++ structure) at their round-7 values
+ROUND_8_OFF = {"c_test_files": False}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -343,6 +347,15 @@ def _round_7(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
+def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 8 (C and C++ structure): each technique off (``no-...``) or, left off, on
+    (``with-...``), and ``round-7-default``: every round-8 technique off."""
+    return {
+        "with-c-test-files": replace(default, c_test_files=True),
+        "round-7-default": replace(default, **ROUND_8_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -398,6 +411,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
