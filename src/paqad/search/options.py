@@ -212,6 +212,7 @@ class RankingOptions:
     # PHP 0.819 -> 0.829, test and the git-mined set unchanged
     error_type_prior: float = 0.7
     # issue 24, round 8: C and C++ structure (bench/README.md "Round 8: C and C++ structure")
+    c_header_pair_prior: float = 1.0  # questions: a C header's chunk beside its candidate .c (signals.c_header_pairs)
     c_test_files: bool = False  # x_unittest.cc, x_benchmark.cc, TEST(...) chunks: tests/examples priors (signals.c_tests)
 
     @property
@@ -267,7 +268,7 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 # round 8's fields (issue 24, C and C++ structure) at their round-7 values
-ROUND_8_OFF = {"c_test_files": False}
+ROUND_8_OFF = {"c_test_files": False, "c_header_pair_prior": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -352,6 +353,10 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
     (``with-...``), and ``round-7-default``: every round-8 technique off."""
     return {
         "with-c-test-files": replace(default, c_test_files=True),
+        "with-c-header-pairs": replace(default, c_header_pair_prior=0.7),
+        "with-c-header-pairs-05": replace(default, c_header_pair_prior=0.5),
+        "with-round-8": replace(default, c_test_files=True, c_header_pair_prior=0.7, c_signatures=True),
+        "with-round-8-tests-sigs": replace(default, c_test_files=True, c_signatures=True),
         "round-7-default": replace(default, **ROUND_8_OFF),
     }
 
