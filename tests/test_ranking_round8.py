@@ -82,6 +82,11 @@ def test_a_c_header_without_a_body_beside_its_candidate_c_file_is_discounted_for
     # a question asking for the declaration, and a symbol query, keep the header
     for asked in ("where is the deflate state struct declared?", "deflate_state"):
         assert c_header_pairs.apply(scores, _context(asked, RankingOptions(c_header_pair_prior=0.7), PAIRS)) == scores
+    # a pasted report (a long prompt) quotes the API it calls: left alone
+    report = ("deflate() never returns Z_STREAM_END\n\nWe call deflate(&strm, Z_FINISH) in a loop with a 4 KB\n"
+              "output buffer and the pending output is never flushed, avail_out stays 0. zlib 1.3 on Linux.\n")
+    assert analyze(report).long
+    assert c_header_pairs.apply(scores, _context(report, RankingOptions(c_header_pair_prior=0.7), PAIRS)) == scores
 
 
 def test_an_export_macro_between_return_type_and_name_or_before_the_type_is_a_definition_head():
