@@ -84,7 +84,8 @@ def test_a_c_header_without_a_body_beside_its_candidate_c_file_is_discounted_for
         assert c_header_pairs.apply(scores, _context(asked, RankingOptions(c_header_pair_prior=0.7), PAIRS)) == scores
     # a pasted report (a long prompt) quotes the API it calls: left alone
     report = ("deflate() never returns Z_STREAM_END\n\nWe call deflate(&strm, Z_FINISH) in a loop with a 4 KB\n"
-              "output buffer and the pending output is never flushed, avail_out stays 0. zlib 1.3 on Linux.\n")
+              "output buffer and the pending output is never flushed:\n\n    rc = deflate(&strm, Z_FINISH);\n"
+              "    assert(rc == Z_STREAM_END);  // fails, rc == Z_OK, avail_out == 0\n\nzlib 1.3 on Linux.\n")
     assert analyze(report).long
     assert c_header_pairs.apply(scores, _context(report, RankingOptions(c_header_pair_prior=0.7), PAIRS)) == scores
 
