@@ -29,6 +29,12 @@ def _context(query: str, options: RankingOptions, rows) -> RankingContext:
                           named_paths=frozenset(), exempt=frozenset())
 
 
+def test_c_test_files_is_on_by_default_and_round_7_default_has_it_off():
+    assert RankingOptions().c_test_files
+    assert not ablations()["round-7-default"].c_test_files
+    assert not ablations()["no-c-test-files"].c_test_files
+
+
 def test_c_test_and_benchmark_sources_by_stem_or_googletest_macro():
     assert c_test_kinds("snappy_unittest.cc", "cpp", "int x;") == frozenset({"tests"})
     assert c_test_kinds("src/crc32c_extend_unittests.h", "c", "") == frozenset({"tests"})
@@ -51,8 +57,9 @@ ROWS = {1: _row(1, "snappy.cc", "cpp", "char* CompressFragment(const char* input
 def test_path_priors_discount_c_tests_and_benchmarks_with_the_rule_on_unless_tests_are_asked():
     query = "how is the length of a match found?"
     scores = {1: 1.0, 2: 1.0, 3: 1.0}
-    assert path_priors.apply(scores, _context(query, RankingOptions(), ROWS)) == pytest.approx({1: 1.0, 2: 1.0, 3: 1.0})
-    on = RankingOptions(c_test_files=True)
+    off = RankingOptions(c_test_files=False)
+    assert path_priors.apply(scores, _context(query, off, ROWS)) == pytest.approx({1: 1.0, 2: 1.0, 3: 1.0})
+    on = RankingOptions()  # c_test_files is on by default
     assert path_priors.apply(scores, _context(query, on, ROWS)) == pytest.approx({1: 1.0, 2: 0.1, 3: 0.3})
     asked = path_priors.apply(scores, _context("which test checks the length of a match?", on, ROWS))
     assert asked == pytest.approx({1: 1.0, 2: 1.0, 3: 0.3})
@@ -176,7 +183,7 @@ TEST(Deflate, EndFreesTheState) {
 }
 """
 ZPACK = {"zpack.h": ZP_H, "zpack.c": ZP_C, "zpack_unittest.cc": ZP_TEST}
-ROUND_8 = RankingOptions(c_test_files=True, c_header_pair_prior=0.7, c_signatures=True)
+ROUND_8 = RankingOptions(c_header_pair_prior=0.7, c_signatures=True)  # with-round-8: every rule of the round
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +199,8 @@ def test_the_implementation_ranks_above_its_header_and_the_tests_for_a_question(
 
     query = "how is the pending output flushed when deflate finishes the stream?"
     # the header pair alone puts the googletest file (its TEST bodies call zp_deflate) above the header
-    assert ranked_files(zpack, query, RankingOptions(c_header_pair_prior=0.7)) == ["zpack.c", "zpack_unittest.cc", "zpack.h"]
+    alone = RankingOptions(c_header_pair_prior=0.7, c_test_files=False)
+    assert ranked_files(zpack, query, alone) == ["zpack.c", "zpack_unittest.cc", "zpack.h"]
     # round 8: the implementation, the header next, the tests last
     assert ranked_files(zpack, query, ROUND_8) == ["zpack.c", "zpack.h", "zpack_unittest.cc"]
 
