@@ -28,7 +28,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     round_4 = ("reexports", "header_declarations", "qualified_members", "type_members", "macro_or_function",
                "kind_words", "free_functions", "root_package", "platform_variants", "named_platforms", "version_copies",
                "issue_prompts", "community_files", "docstring_chunks", "prompt_waivers", "named_frames", "title_names",
-               "header_pairs", "interface_pairs", "error_literals")
+               "header_pairs", "c_header_pairs", "interface_pairs", "error_literals")  # c_header_pairs: round 8
     round_6 = ("grammar_outputs", "inline_pairs", "parallel_siblings", "feature_catalogs",
                "type_modules", "error_types", "enum_files", "deprecated_types")  # and round 7's two, round 8's two
     assert [s.name for s in PIPELINE] == ["definitions", "path_priors", "inline_tests", "path_words", "symbol_words", "file_stems",
@@ -37,7 +37,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                                           *round_6, "delegates",
                                           "dominant_file", "passage_order", "passage_choice"]
     off_by_default = ("kind_words", "free_functions", "root_package", "platform_variants", "community_files",
-                      "docstring_chunks", "named_frames", "title_names", "header_pairs", "error_literals",
+                      "docstring_chunks", "named_frames", "title_names", "header_pairs", "c_header_pairs", "error_literals",
                       "grammar_outputs", "parallel_siblings", "type_modules")
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "platform_twins", "saturation", "record_data", *round_4[:3], "module_qualifiers",

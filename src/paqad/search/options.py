@@ -226,6 +226,13 @@ class RankingOptions:
     # x this (signals.deprecated_types; dev 0.1 / 0.3 / 0.5 / 0.7 / 0.85: commons-cli 0.882 / 0.911 /
     # 0.914 / 0.914 / 0.912, off 0.889; at 0.7 no kind lost, long prompts 0.833 = 0.833)
     deprecated_prior: float = 0.7
+    # issue 24, round 8: C and C++ structure (bench/README.md "Round 8: C and C++ structure")
+    # questions: a C header's chunk without a body beside its candidate .c (signals.c_header_pairs); measured,
+    # left off: dev C 0.886 -> 0.898 at 0.7 (zlib, lz4; jq, lua lose), test C 0.844 -> 0.842, architecture lost
+    c_header_pair_prior: float = 1.0
+    # x_unittest.cc, x-test.cc, x_benchmark.cc, TEST(...) chunks under the tests/examples priors (signals.c_tests);
+    # dev C/C++ 0.874 -> 0.885 (C++ 0.857 -> 0.884), test 0.796 -> 0.797 (C++ 0.749 -> 0.751), no kind lost
+    c_test_files: bool = True
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -264,7 +271,7 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     # the default as round 4 left it (main 1163546): round 5's and 6's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         **ROUND_6_OFF, **ROUND_7_OFF)
+                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF)
     return configs
 
 
@@ -279,9 +286,10 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
-# round 8's fields at their round-7 values (main 453062f): every round-8 technique off
+# round 8's fields at their round-7 values (main 453062f): every round-8 technique off (in
+# round-6-default, round-5-default and round-4-default too)
 ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
-               "deprecated_prior": 1.0}
+               "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -349,7 +357,7 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF),
         # round 7: a facade's delegates over it (signals.delegates) off
         "no-delegates": replace(default, delegate_share=0.0),
-        "round-6-default": replace(default, **ROUND_7_OFF),
+        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF),
     }
 
 
@@ -362,13 +370,18 @@ def _round_7(default: RankingOptions) -> dict[str, RankingOptions]:
 
 
 def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
-    """Issue 24, round 8 (Rust and Java: the workspace and CSV dev projects): each technique off
-    (``no-...``) or, left off, on (``with-...``), and all of them off (``round-7-default``)."""
+    """Issue 24, round 8 (Rust and Java: the workspace and CSV dev projects; C and C++ structure):
+    each technique off (``no-...``) or, left off, on (``with-...``), and all of them off
+    (``round-7-default``)."""
     return {
         "with-inline-tests": replace(default, inline_test_prior=0.3),  # measured, left off
         "no-enum-files": replace(default, enum_file_prior=1.0),
         "no-trait-impls": replace(default, trait_impl_share=1.0),
         "no-deprecated-types": replace(default, deprecated_prior=1.0),
+        "no-c-test-files": replace(default, c_test_files=False),
+        "with-c-header-pairs": replace(default, c_header_pair_prior=0.7),  # measured, left off
+        # every C/C++ rule measured this round on together (c_signatures is round 6's, left off again)
+        "with-round-8": replace(default, c_header_pair_prior=0.7, c_signatures=True),
         "round-7-default": replace(default, **ROUND_8_OFF),
     }
 

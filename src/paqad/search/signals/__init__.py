@@ -28,7 +28,9 @@ below the code that throws it in a question; ``type_modules``, type-only TypeScr
 by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), round 8's
 ``inline_tests`` (a Rust ``#[cfg(test)]`` module's chunks, off by default), ``enum_files`` and ``deprecated_types``
 (a bare enum file, a deprecated type's file, below the code for questions; ``trait_impls`` acts inside
-``definitions``), and last (issue 19) three that never move a file:
+``definitions``), ``c_header_pairs`` (a C header chunk beside its candidate ``.c``, off by default;
+``path_priors`` reads ``c_test_files``: ``x_unittest.cc``, googletest ``TEST(...)`` chunks are tests), and
+last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
@@ -41,7 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from paqad.search.priors import is_test_path
-from paqad.search.signals import (central_files, coherence, community_files, definitions, delegates, docstring_chunks,
+from paqad.search.signals import (c_header_pairs, central_files, coherence, community_files, definitions, delegates, docstring_chunks,
                                   dominant_file, error_literals, error_types, feature_catalogs, file_stems, file_support,
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
@@ -107,6 +109,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("named_frames", named_frames.apply, lambda o: o.named_file_boost != 1.0 or o.frame_function_share > 0),
     Signal("title_names", title_names.apply, lambda o: o.symbols and o.title_share > 0),
     Signal("header_pairs", header_pairs.apply, lambda o: o.priors and o.header_pair_prior < 1.0),
+    # issue 24, round 8: a C header (no function body) beside its candidate .c, for questions
+    Signal("c_header_pairs", c_header_pairs.apply, lambda o: o.priors and o.c_header_pair_prior < 1.0),
     Signal("interface_pairs", interface_pairs.apply, lambda o: o.priors and o.interface_prior < 1.0),
     Signal("error_literals", error_literals.apply, lambda o: o.error_literal_boost != 1.0),
     # issue 24, round 6 (C, C++, Java): generated parsers, inline implementation files, parallel

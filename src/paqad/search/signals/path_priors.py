@@ -3,7 +3,9 @@ copies, compatibility shims, barrels, stubs, changelogs, prose, data; DESIGN §8
 
 Each kind's factor is a :class:`~paqad.search.options.RankingOptions` field (``tests_prior``, ...);
 a data file under a docs folder is prose too (``docs_data``: a docs site's pages kept as YAML), and
-so is a code file in the root's docs folder (``docs_code``: signals.docs_code);
+so is a code file in the root's docs folder (``docs_code``: signals.docs_code); C/C++ tests and
+benchmarks named ``x_unittest.cc``/``x_benchmark.cc`` or holding googletest macros are tests/examples
+(``c_test_files``: signals.c_tests);
 a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration; barrels when
 it asks about a module or package: ``module_barrels``), when it
 holds most of the project's code, and for every file the query names.
@@ -15,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paqad.search.priors import is_docs_data, path_kinds
+from paqad.search.signals.c_tests import c_test_kinds
 from paqad.search.signals.crate_roots import is_crate_root_barrel
 from paqad.search.signals.docs_code import is_docs_code
 
@@ -61,6 +64,8 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
             kinds = kinds | {"prose"}  # a docs build script or a docs site's code (issue 24, round 7)
         if context.options.crate_roots and "barrel" not in kinds and is_crate_root_barrel(row.path, row.language, row.text):
             kinds = kinds | {"barrel"}  # a Rust lib.rs that only declares and re-exports (round 7)
+        if context.options.c_test_files:
+            kinds = kinds | c_test_kinds(row.path, row.language, row.text)  # snappy_unittest.cc, TEST(...) (round 8)
         if kinds:
             out[cid] = tuple(factors[kind] for kind in kinds)
     return out
