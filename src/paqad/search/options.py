@@ -159,6 +159,9 @@ class RankingOptions:
     # and a candidate outside the BM25 pool gets this x the pool's lowest BM25 (0.0: none; dev: 0 / 0.5 / 1
     # gave where+architecture passage@1 0.338 / 0.338 / 0.344)
     passage_bm25_unknown: float = 1.0
+    # issue 19, round 8: a Python file's best chunk in a docstring's middle trades places with its best code chunk
+    # (signals.docstring_passages; bench/README.md "Round 8: the passage that answers")
+    docstring_passages: bool = True
     # the first file's lead over the second at which its 2nd chunk is listed 2nd (signals.dominant_file;
     # measured, left off: no where/architecture case of dev moved at 1.5-5)
     dominant_file_lead: float = 0.0
@@ -264,6 +267,8 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
+# round 8's passage rules (issue 19, "the passage that answers") at their round-7 values
+ROUND_8_OFF = {"docstring_passages": False}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -385,6 +390,8 @@ def ablations() -> dict[str, RankingOptions]:
         "no-passage-order": replace(default, passage_bm25_weight=0.0),
         "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),
+        "no-docstring-passages": replace(default, docstring_passages=False),  # issue 19, round 8
+        "round-7-passages": replace(default, **ROUND_8_OFF),
         "with-namespace-symbols": replace(default, namespace_symbols=True),  # issue 24, round 7
         "with-common-path-words": replace(default, common_path_share=0.1),
         "no-docs-code": replace(default, docs_code=False),
