@@ -162,6 +162,8 @@ class RankingOptions:
     # issue 19, round 8: a Python file's best chunk in a docstring's middle trades places with its best code chunk
     # (signals.docstring_passages; bench/README.md "Round 8: the passage that answers")
     docstring_passages: bool = True
+    # and (signals.passage_choice) a named type's thin head traded for its code in a prose question
+    named_type_trades: bool = True
     # the first file's lead over the second at which its 2nd chunk is listed 2nd (signals.dominant_file;
     # measured, left off: no where/architecture case of dev moved at 1.5-5)
     dominant_file_lead: float = 0.0
@@ -268,7 +270,7 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 # round 8's passage rules (issue 19, "the passage that answers") at their round-7 values
-ROUND_8_OFF = {"docstring_passages": False}
+ROUND_8_OFF = {"docstring_passages": False, "named_type_trades": False}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -391,6 +393,7 @@ def ablations() -> dict[str, RankingOptions]:
         "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),
         "no-docstring-passages": replace(default, docstring_passages=False),  # issue 19, round 8
+        "no-named-type-trades": replace(default, named_type_trades=False),
         "round-7-passages": replace(default, **ROUND_8_OFF),
         "with-namespace-symbols": replace(default, namespace_symbols=True),  # issue 24, round 7
         "with-common-path-words": replace(default, common_path_share=0.1),

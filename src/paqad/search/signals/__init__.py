@@ -25,12 +25,13 @@ see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each module; ``platform_tw
 saturation), round 6's C/C++/Java signals (``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
 ``parallel_siblings`` off by default), round 7's ``error_types`` (a short exception-class file
 below the code that throws it in a question; ``type_modules``, type-only TypeScript modules, off
-by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), and last (issue 19) four that never move a file:
+by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
-11. ``docstring_passages`` (round 8): a Python file's best chunk in a docstring's middle trades with its code;
-12. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
-   best chunk of code, when that code holds enough of the query's words (``trade_evidence``).
+11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
+   best chunk of code, when that code holds enough of the query's words (``trade_evidence``); round 8:
+   a Python docstring's middle counts as thin (``docstring_passages``), and so does a named type's thin
+   head in a prose question (``named_type_trades``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ from paqad.search.signals import (central_files, coherence, community_files, def
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
                                   platform_variants, prompt_waivers, record_data, reexports, saturation, symbol_words,
                                   title_names, type_modules, version_copies)
-from paqad.search.signals import docstring_passages
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -119,7 +119,6 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
-    Signal("docstring_passages", docstring_passages.apply, lambda o: o.docstring_passages),  # issue 19, round 8
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
 )
 
