@@ -61,11 +61,12 @@ MAX_PASSAGES = 5  # DESIGN §9
 MAX_PASSAGE_CHARS = 1200  # DESIGN §9
 MAX_POINTERS = 12  # DESIGN §9
 MAX_RELIEF_RESULTS = 2  # DESIGN §8
-# A confident answer of fewer than MAX_PASSAGES passages is followed by this many results of the
-# relief band, labelled low confidence (issue 19, round 8: the right chunk is often the second
+# A confident answer of fewer than MAX_PASSAGES passages is followed by up to this many of the next
+# results in the relief band, labelled low confidence: the relief band delivers at most
+# MAX_RELIEF_RESULTS results in either form (issue 19, round 8: the right chunk is often the second
 # result while the first, confident, is a neighbour; bench/README.md "Round 8: the passage that
 # answers"). 0 = the confident results alone.
-MAX_COMPANIONS = 1
+MAX_COMPANIONS = MAX_RELIEF_RESULTS
 DRIFT_INTERVAL_SECONDS = 600  # DESIGN §10
 BINARY_SNIFF_BYTES = 8192  # DESIGN §5 layer 4
 MIN_NON_WHITESPACE_CHARS = 50  # DESIGN §5 layer 4
