@@ -18,7 +18,7 @@ confidence as delivered, right or not) as JSON, so a delivery rule can be replay
 ``--show`` lists every miss with what was delivered. Tune on dev only.
 
     PYTHONPATH=$PWD/src .venv/bin/python bench/passages/delivered_misses.py --split dev --show
-    PYTHONPATH=$PWD/src .venv/bin/python bench/passages/delivered_misses.py --split dev --config no-passage-span
+    PYTHONPATH=$PWD/src .venv/bin/python bench/passages/delivered_misses.py --split dev --config round-7-passages --companions 0
 """
 
 from __future__ import annotations
@@ -67,12 +67,14 @@ def main() -> int:
     parser.add_argument("--split", choices=("dev", "test"), required=True)
     parser.add_argument("--projects", default="")
     parser.add_argument("--config", default="default", help="a RankingOptions configuration (run.py --list)")
+    parser.add_argument("--companions", type=int, default=None,
+                        help="the floor's companions (default paqad.config.MAX_COMPANIONS; 0: round 7's floor)")
     parser.add_argument("--save", default="", help="write every prompt's results as JSON here")
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
 
     from paqad import store as store_mod
-    from paqad.config import load_settings
+    from paqad.config import MAX_COMPANIONS, load_settings
     from paqad.deliver.delivery import index_terms
     from paqad.deliver.intent import classify as intent_of
     from paqad.embed.factory import get_embedder
@@ -81,6 +83,7 @@ def main() -> int:
     from paqad.search.floor import apply_floor
 
     options = ablations()[args.config]
+    companions = MAX_COMPANIONS if args.companions is None else args.companions
     wanted = set(filter(None, args.projects.split(",")))
     embedder, rows, saved = None, [], []
     for project in corpora.load_projects():
@@ -96,7 +99,8 @@ def main() -> int:
                 if intent.needs_retrieval:
                     results = search(paths, settings, case["query"], embedder=embedder, store=store,
                                      options=options).results
-                    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+                    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor,
+                                          companions)
                     delivered, form = outcome.results, str(outcome.form)
                     if form == "confident" and len(delivered) > 5:
                         delivered = delivered[:12]  # pointers
@@ -109,7 +113,7 @@ def main() -> int:
                                            "right": metrics.chunk_is_right(case, r.path, r.start_line, r.end_line)}
                                           for r in results]})
     n = len(rows)
-    print(f"### {args.split}, {args.config}: {n} answerable prompts\n")
+    print(f"### {args.split}, {args.config}, companions {companions}: {n} answerable prompts\n")
     counts = Counter(r[3] for r in rows)
     print("| class | n | share |\n|---|---:|---:|")
     for cls, k in counts.most_common():
