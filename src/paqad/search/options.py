@@ -159,10 +159,12 @@ class RankingOptions:
     # and a candidate outside the BM25 pool gets this x the pool's lowest BM25 (0.0: none; dev: 0 / 0.5 / 1
     # gave where+architecture passage@1 0.338 / 0.338 / 0.344)
     passage_bm25_unknown: float = 1.0
-    # issue 19, round 8: a Python file's best chunk in a docstring's middle trades places with its best code chunk
-    # (signals.docstring_passages; bench/README.md "Round 8: the passage that answers")
+    # issue 19, round 8 (bench/README.md "Round 8: the passage that answers"): passage_choice counts the middle
+    # of a Python docstring as thin (signals.docstring_passages; dev passage@1/@5 equal, test @5 0.777 -> 0.781,
+    # Python 0.765 -> 0.824; the Textualize/rich refresh question)
     docstring_passages: bool = True
-    # and (signals.passage_choice) a named type's thin head traded for its code in a prose question
+    # and may trade a named type's thin head in a prose question (dev passage@1 0.700 -> 0.702, architecture
+    # 0.354 -> 0.367, Java 0.593 -> 0.610; test equal)
     named_type_trades: bool = True
     # the first file's lead over the second at which its 2nd chunk is listed 2nd (signals.dominant_file;
     # measured, left off: no where/architecture case of dev moved at 1.5-5)
