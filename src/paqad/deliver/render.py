@@ -64,12 +64,7 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
         if len(results) > len(shown):
             lines.append(f"- … {len(results) - len(shown)} more not listed.")
     elif outcome.form == CONFIDENT:
-        sure = sum(1 for r in results if percent(confidence_of(r)) >= percent(outcome.threshold))
-        noun = "match" if sure == 1 else "matches"
-        after = len(results) - sure  # companions: the next results, in the relief band (search.floor)
-        tail = "" if not after else (f"; the next {'one follows' if after == 1 else f'{after} follow'} "
-                                     "below it (low confidence)")
-        lines.append(f"{sure} {noun} at or above the {floor} confidence floor{tail}.")
+        lines.append(_confident_line(outcome, floor))
         lines.append(NOTE)
         for r in results:
             lines += ["", *_passage(r, low_confidence=percent(confidence_of(r)) < percent(outcome.threshold))]
@@ -94,6 +89,17 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
             lines.append(f"Nothing above the confidence floor (best match {_match(outcome.best_score)}).")
         lines.append(NOTE_NOTHING)
     return "\n".join(lines) + "\n"
+
+
+def _confident_line(outcome: FloorOutcome, floor: str) -> str:
+    """The confident form's count line; the floor's companions (the next results, in the relief
+    band: :func:`~paqad.search.floor.apply_floor`) are named as below it."""
+    sure = sum(1 for r in outcome.results if percent(confidence_of(r)) >= percent(outcome.threshold))
+    noun = "match" if sure == 1 else "matches"
+    after = len(outcome.results) - sure
+    tail = "" if not after else (f"; the next {'one follows' if after == 1 else f'{after} follow'} "
+                                 "below it (low confidence)")
+    return f"{sure} {noun} at or above the {floor} confidence floor{tail}."
 
 
 def _unrated(outcome: FloorOutcome) -> list[str]:

@@ -352,6 +352,15 @@ def _round_7(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
+def _round_8_passages(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 19, round 8 (the passage that answers): each rule off, and both (``round-7-passages``)."""
+    return {
+        "no-docstring-passages": replace(default, docstring_passages=False),
+        "no-named-type-trades": replace(default, named_type_trades=False),
+        "round-7-passages": replace(default, **ROUND_8_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -394,9 +403,6 @@ def ablations() -> dict[str, RankingOptions]:
         "no-passage-order": replace(default, passage_bm25_weight=0.0),
         "with-dominant-file": replace(default, dominant_file_lead=2.0),  # measured, left off
         "no-record-data": replace(default, record_data=False),
-        "no-docstring-passages": replace(default, docstring_passages=False),  # issue 19, round 8
-        "no-named-type-trades": replace(default, named_type_trades=False),
-        "round-7-passages": replace(default, **ROUND_8_OFF),
         "with-namespace-symbols": replace(default, namespace_symbols=True),  # issue 24, round 7
         "with-common-path-words": replace(default, common_path_share=0.1),
         "no-docs-code": replace(default, docs_code=False),
@@ -410,6 +416,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8_passages(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
