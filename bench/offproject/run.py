@@ -45,7 +45,9 @@ class Asker:
         self.embedder, self.open = None, {}
         self._paths, self._settings, self._get_embedder = ProjectPaths, load_settings, get_embedder
 
-    def ask(self, project: str, prompt: str):
+    def ask(self, project: str, prompt: str, **options):
+        """:func:`paqad.deliver.delivery.deliver` of ``prompt`` in ``project`` (``options``: its
+        keyword arguments, e.g. ``companions``)."""
         from paqad import store as store_mod
         from paqad.deliver.delivery import deliver
 
@@ -55,7 +57,7 @@ class Asker:
             self.embedder = self.embedder or self._get_embedder(settings, paths)
             self.open[project] = (paths, settings, store_mod.open_store(paths, readonly=True))
         paths, settings, store = self.open[project]
-        return deliver(paths, settings, prompt, "bench", embedder=self.embedder, store=store)
+        return deliver(paths, settings, prompt, "bench", embedder=self.embedder, store=store, **options)
 
 
 def tally(label: str, outcomes: list[tuple[str, str, str, object]], show: bool) -> None:

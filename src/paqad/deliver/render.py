@@ -36,7 +36,8 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
 
     ``query_label`` says what was searched for, e.g. ``last prompt (recorded 2026-11-30 07:40
     UTC)`` or ``changed files (3)`` (a label that already starts with ``Query:`` is used as is).
-    Forms: up to 5 confident results as passages (each at most 1,200 characters); more than 5
+    Forms: up to 5 confident results as passages (each at most 1,200 characters; fewer than 5
+    may be followed by the floor's companions, labelled low confidence); more than 5
     as up to 12 ``path:Lstart-end`` pointers with a one-line hint; 1-2 low-confidence passages;
     or one line saying nothing passed the floor, with the best match %. Match % is the result's
     calibrated confidence as a whole percentage (:func:`paqad.search.floor.percent`), the same
@@ -63,8 +64,7 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
         if len(results) > len(shown):
             lines.append(f"- … {len(results) - len(shown)} more not listed.")
     elif outcome.form == CONFIDENT:
-        noun = "match" if len(results) == 1 else "matches"
-        lines.append(f"{len(results)} {noun} at or above the {floor} confidence floor.")
+        lines.append(_confident_line(outcome, floor))
         lines.append(NOTE)
         for r in results:
             lines += ["", *_passage(r, low_confidence=percent(confidence_of(r)) < percent(outcome.threshold))]
@@ -89,6 +89,17 @@ def render_section(outcome: FloorOutcome, query_label: str, degraded: str | None
             lines.append(f"Nothing above the confidence floor (best match {_match(outcome.best_score)}).")
         lines.append(NOTE_NOTHING)
     return "\n".join(lines) + "\n"
+
+
+def _confident_line(outcome: FloorOutcome, floor: str) -> str:
+    """The confident form's count line; the floor's companions (the next results, in the relief
+    band: :func:`~paqad.search.floor.apply_floor`) are named as below it."""
+    sure = sum(1 for r in outcome.results if percent(confidence_of(r)) >= percent(outcome.threshold))
+    noun = "match" if sure == 1 else "matches"
+    after = len(outcome.results) - sure
+    tail = "" if not after else (f"; the next {'one follows' if after == 1 else f'{after} follow'} "
+                                 "below it (low confidence)")
+    return f"{sure} {noun} at or above the {floor} confidence floor{tail}."
 
 
 def _unrated(outcome: FloorOutcome) -> list[str]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from paqad import store as store_mod
-from paqad.config import Settings
+from paqad.config import MAX_COMPANIONS, Settings
 from paqad.deliver.delivery import Delivery, deliver
 from paqad.deliver.intent import Intent
 from paqad.deliver.render import render_section
@@ -54,7 +54,7 @@ def deliver_results(results: Sequence[SearchResult], settings: Settings) -> Deli
     """The product's floor (``rag_similarity_threshold`` / ``rag_relief_floor``) over ``results``
     and the section it renders: what any retriever's ranked list would deliver (no intent check:
     the retriever decided to deliver)."""
-    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor)
+    outcome = apply_floor(results, settings.rag_similarity_threshold, settings.rag_relief_floor, MAX_COMPANIONS)
     return Delivery(outcome, render_section(outcome, QUERY_LABEL), Intent(True))
 
 

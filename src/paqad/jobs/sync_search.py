@@ -68,6 +68,7 @@ def search_within_budget(paths: ProjectPaths, settings: Settings,
     what :func:`paqad.search.search` raises.
     """
     from paqad.search import search
+    from paqad.config import MAX_COMPANIONS
     from paqad.search.floor import apply_floor
 
     synced = sync_within(paths, settings, embedder, policy, background=background, progress=progress)
@@ -83,5 +84,5 @@ def search_within_budget(paths: ProjectPaths, settings: Settings,
     response = search(paths, settings, asked.text, top_n=asked.top_n, path_prefix=asked.path_prefix,
                       embedder=embedder, degraded=degraded, store=asked.store)
     floor, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
-    return BudgetedSearch(synced, asked, embedder, degraded, response, apply_floor(response.results, floor, relief),
+    return BudgetedSearch(synced, asked, embedder, degraded, response, apply_floor(response.results, floor, relief, MAX_COMPANIONS),
                           tuple(band_row(r, floor, relief) for r in response.results))

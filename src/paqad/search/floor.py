@@ -1,9 +1,13 @@
 """The confidence floor with relief (DESIGN §8.6), on calibrated confidence.
 
 Results whose confidence reaches the threshold (``rag_similarity_threshold``, 0.75) are
-confident and all of them are delivered. When none is, up to two results at or above the relief
-floor (``rag_relief_floor``, 0.35) are delivered, labelled low-confidence. When none of those
-either, nothing is delivered and the best confidence seen is reported.
+confident and all of them are delivered; with ``companions`` (the prompt path passes
+:data:`~paqad.config.MAX_COMPANIONS`), a confident answer of fewer than
+:data:`~paqad.config.MAX_PASSAGES` passages is followed by that many of the next results at or
+above the relief floor, labelled low confidence (issue 19, round 8). When none is confident, up
+to two results at or above the relief floor (``rag_relief_floor``, 0.35) are delivered, labelled
+low-confidence. When none of those either, nothing is delivered and the best confidence seen is
+reported.
 
 Two rules keep what is delivered honest:
 
@@ -25,7 +29,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Sequence
 
-from paqad.config import MAX_RELIEF_RESULTS
+from paqad.config import MAX_PASSAGES, MAX_RELIEF_RESULTS
 from paqad.search.confidence import monotone_confidence
 from paqad.search.degraded import Degraded, DegradedReason
 from paqad.search.results import SearchResult
@@ -74,8 +78,8 @@ class FloorOutcome:
     """What the floor lets through for one query.
 
     ``form`` is a :class:`DeliveryForm`. ``results`` holds what is delivered, in fused order
-    (best first), with their monotone confidences: every confident result; at most two relief
-    results; or ``()``. ``best_score`` is the highest confidence among all fused results (the
+    (best first), with their monotone confidences: every confident result (then, with
+    companions, the next relief-band results); at most two relief results; or ``()``. ``best_score`` is the highest confidence among all fused results (the
     first one's, bands being monotone; ``None`` when there were none). ``threshold`` and
     ``relief_floor`` are the confidences the outcome was decided with.
     """
@@ -89,7 +93,7 @@ class FloorOutcome:
 
 
 def apply_floor(
-    results: Sequence[SearchResult], threshold: float = 0.75, relief_floor: float = 0.35
+    results: Sequence[SearchResult], threshold: float = 0.75, relief_floor: float = 0.35, companions: int = 0
 ) -> FloorOutcome:
     """Split the fused list ``results`` by confidence (DESIGN §8.6).
 
@@ -97,13 +101,20 @@ def apply_floor(
     one), so each band is a prefix of the list. Comparisons are on whole percentages and
     inclusive (a confidence that prints as the threshold is confident; one that prints as the
     relief floor is relief). Defaults 0.75 / 0.35 are the ``rag_similarity_threshold`` /
-    ``rag_relief_floor`` defaults.
+    ``rag_relief_floor`` defaults. ``companions``: a confident answer of fewer than
+    :data:`~paqad.config.MAX_PASSAGES` results gets up to this many of the results right after
+    it (the list's next ranks, so still a prefix) that reach the relief floor, without exceeding
+    :data:`~paqad.config.MAX_PASSAGES`; their confidence is below the threshold, so the section
+    labels them low confidence.
     """
     ordered = monotone_confidence(sorted(results, key=lambda r: r.fused_rank))
     best = confidence_of(ordered[0]) if ordered else None
     confident = [r for r in ordered if percent(confidence_of(r)) >= percent(threshold)]
     if confident:
-        return FloorOutcome(CONFIDENT, tuple(confident), best, threshold, relief_floor)
+        room = min(companions, MAX_PASSAGES - len(confident)) if len(confident) < MAX_PASSAGES else 0
+        following = ordered[len(confident):len(confident) + max(room, 0)]
+        extra = [r for r in following if percent(confidence_of(r)) >= percent(relief_floor)]
+        return FloorOutcome(CONFIDENT, tuple(confident + extra), best, threshold, relief_floor)
     relief = [r for r in ordered if percent(confidence_of(r)) >= percent(relief_floor)][:MAX_RELIEF_RESULTS]
     if relief:
         return FloorOutcome(LOW_CONFIDENCE, tuple(relief), best, threshold, relief_floor)

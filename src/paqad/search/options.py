@@ -159,6 +159,13 @@ class RankingOptions:
     # and a candidate outside the BM25 pool gets this x the pool's lowest BM25 (0.0: none; dev: 0 / 0.5 / 1
     # gave where+architecture passage@1 0.338 / 0.338 / 0.344)
     passage_bm25_unknown: float = 1.0
+    # issue 19, round 8 (bench/README.md "Round 8: the passage that answers"): passage_choice counts the middle
+    # of a Python docstring as thin (signals.docstring_passages; dev passage@1/@5 equal, test @5 0.777 -> 0.781,
+    # Python 0.765 -> 0.824; the Textualize/rich refresh question)
+    docstring_passages: bool = True
+    # and may trade a named type's thin head in a prose question (dev passage@1 0.700 -> 0.702, architecture
+    # 0.354 -> 0.367, Java 0.593 -> 0.610; test equal)
+    named_type_trades: bool = True
     # the first file's lead over the second at which its 2nd chunk is listed 2nd (signals.dominant_file;
     # measured, left off: no where/architecture case of dev moved at 1.5-5)
     dominant_file_lead: float = 0.0
@@ -289,7 +296,8 @@ ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": Fals
 # round 8's fields at their round-7 values (main 453062f): every round-8 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
-               "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0}
+               "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
+               "docstring_passages": False, "named_type_trades": False}
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -386,6 +394,15 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
+def _round_8_passages(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 19, round 8 (the passage that answers): each rule off, and both (``round-7-passages``)."""
+    return {
+        "no-docstring-passages": replace(default, docstring_passages=False),
+        "no-named-type-trades": replace(default, named_type_trades=False),
+        "round-7-passages": replace(default, docstring_passages=False, named_type_trades=False),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -442,6 +459,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
     configs.update(_round_8(default))
+    configs.update(_round_8_passages(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -34,7 +34,9 @@ last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
-   best chunk of code, when that code holds enough of the query's words (``trade_evidence``).
+   best chunk of code, when that code holds enough of the query's words (``trade_evidence``); round 8:
+   a Python docstring's middle counts as thin (``docstring_passages``), and so does a named type's thin
+   head in a prose question (``named_type_trades``).
 """
 
 from __future__ import annotations

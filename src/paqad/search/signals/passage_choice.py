@@ -8,7 +8,8 @@ lines that call, branch or return: a doc comment, a license or import header, a 
 lone ``private``, a list of field declarations), it trades scores with the file's best-scored
 candidate that is not thin and holds enough of the query's words (:mod:`~.trade_evidence`), so the file is delivered by that chunk at the same place. Chunks that define an
 identifier the query names (or, in a name lookup of :data:`MAX_LOOKUP_WORDS` words, the definition
-line of a symbol it names as a plain word) are never traded away (a symbol lookup must land on its definition line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
+line of a symbol it names as a plain word) are never traded away, except (``named_type_trades``,
+round 8) a type's thin head (:data:`TYPE_CHUNKS`) in a longer prose question (a symbol lookup must land on its definition line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
 Markdown section, a YAML block or a protobuf message is its own answer).
 
 Lines are classified by their first characters only, per line (no parser: this runs per query
@@ -23,6 +24,8 @@ from typing import TYPE_CHECKING
 
 from paqad.index.tokens import query_terms
 from paqad.search.signals import inline_tests
+from paqad.search.analysis import SYMBOL
+from paqad.search.signals.docstring_passages import piece_test
 from paqad.search.signals.trade_evidence import may_trade
 
 if TYPE_CHECKING:
@@ -42,6 +45,10 @@ MIN_BEHAVIOUR_LINES = 2
 # 3: "prorate a partial month" names the 4-line function that answers it (the benchmark's dev and
 # test figures are the same at 3 and 6).
 MAX_LOOKUP_WORDS = 6
+# Chunk kinds of a type's definition (its doc comment, fields, the head of its impl): a question
+# that names the type asks what it does, which its methods hold (passage_order; and here, with
+# ``named_type_trades``, a thin one is traded in a question that is not a name lookup).
+TYPE_CHUNKS = frozenset({"class", "impl"})
 # Declarative sources, not judged: their declarations are the answer.
 DECLARATIVE_LANGUAGES = frozenset({"hcl", "proto"})
 # A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
@@ -133,14 +140,24 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     terms = query_terms(context.info.lexical_text) if share > 0 else []
     # round 8: a Rust file's inline test module is not the passage that answers (signals.inline_tests)
     tests = inline_tests.inline_test_ids(context, scores) if inline_tests.in_force(context) else set()
+
+    # issue 19, round 8: a prose question naming a type ("how does DefaultParser walk through the
+    # tokens") asks what it does: the type's thin head (doc comment, class line, fields) may go
+    types = context.options.named_type_trades and len(words) > MAX_LOOKUP_WORDS and context.info.kind != SYMBOL
+    # issue 19, round 8: the middle of a Python docstring is no answer either (signals.docstring_passages)
+    piece = piece_test(context) if context.options.docstring_passages else None
+
+    def thin(cid: int) -> bool:
+        return is_thin(context.rows[cid]) or (piece is not None and piece(cid))
+
     out = dict(scores)
     for ids in by_file.values():
         best = ids[0]
-        if len(ids) == 1 or defines.get(best, 0.0) > 0 or defines_named(context.rows[best], named) \
-                or not is_thin(context.rows[best]):
+        kept = defines.get(best, 0.0) > 0 and not (types and context.rows[best].kind in TYPE_CHUNKS)
+        if len(ids) == 1 or kept or defines_named(context.rows[best], named) or not thin(best):
             continue
         thin_text = context.rows[best].text
-        other = next((cid for cid in ids[1:] if cid not in tests and not is_thin(context.rows[cid])
+        other = next((cid for cid in ids[1:] if cid not in tests and not thin(cid)
                       and may_trade(thin_text, context.rows[cid].text, terms, share)), None)
         if other is not None:
             out[best], out[other] = scores[other], scores[best]

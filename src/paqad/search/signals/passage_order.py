@@ -30,11 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
-from paqad.search.signals.passage_choice import MAX_LOOKUP_WORDS, WORD, defines_named
-
-# Chunk kinds of a type's definition (its doc comment, fields, the head of its impl): a question
-# that names the type asks what it does, which its methods hold.
-TYPE_CHUNKS = frozenset({"class", "impl"})
+from paqad.search.signals.passage_choice import MAX_LOOKUP_WORDS, TYPE_CHUNKS, WORD, defines_named
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
