@@ -60,6 +60,13 @@ class RankingOptions:
     # several definitions of one name (issues 22, 24): another case, a declaration file
     inexact_case_share: float = 0.7
     declaration_share: float = 0.7
+    # round 8: a one-identifier query spelled like a question word (`METHODS`, `Function`) keeps its
+    # BM25 side (search.lexical.lone_identifier_hits)
+    lone_identifiers: bool = True
+    # round 8: a symbol query's name the symbol table lacks: the chunks defining it by text join the
+    # fusion like table entries (search.text_definitions)
+    text_definitions: bool = True
+    header_types: bool = True  # round 8: not for a header's type definition of a type-shaped name (signals.header_types)
     constructor_share: float = 0.7
     # a name defined in several modules, the qualifier not deciding: the non-canonical ones
     # (an override, a submodule's, a wrapper delegating to another; signals/canonical.py)
@@ -266,6 +273,21 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 
 
+# round 8's symbol-definition fields (issue 24, branch symbols-def) at their round-7 values: every
+# technique of it off (bench/README.md "Round 8: symbol definitions (issue 24)")
+ROUND_8_OFF = {"lone_identifiers": False, "text_definitions": False, "header_types": False}
+
+
+def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Round 8's symbol-definition rules: each off (``no-...``), all off (``no-symbols-def3``)."""
+    return {
+        "no-lone-identifiers": replace(default, lone_identifiers=False),
+        "no-text-definitions": replace(default, text_definitions=False),
+        "no-header-types": replace(default, header_types=False),
+        "no-symbols-def3": replace(default, **ROUND_8_OFF),
+    }
+
+
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
     """Round 6's file level of prose questions (bench/README.md "Round 6: file level of prose
     questions"): each off, all off (``no-round-6-prose``), and the one left off."""
@@ -398,6 +420,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8_symbols(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -28,7 +28,8 @@ from paqad.search.definition_heads import definition_heads
 from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
-from paqad.search.lexical import lexical_hits
+from paqad.search.lexical import lexical_hits, lone_identifier_hits
+from paqad.search.text_definitions import text_definition_pool
 from paqad.search.options import RankingOptions, ablations, option_names
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
@@ -68,6 +69,12 @@ class Pools:
     # symbol-table chunk id -> the first piece of its definition, for definitions named on their
     # last line (C `typedef struct {...} name;`; paqad.search.definition_heads)
     heads: dict[int, int] = field(default_factory=dict)
+    # a query of one identifier spelled like a question word (`METHODS`): BM25 of that word, which
+    # the lexical pool leaves out as a stopword (RankingOptions.lone_identifiers; search.lexical)
+    lone_hits: tuple[tuple[int, float], ...] = ()
+    # chunks defining a symbol query's name by their text, which the symbol table lacks (a constant,
+    # a macro; RankingOptions.text_definitions; paqad.search.text_definitions)
+    text_definitions: tuple[int, ...] = ()
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -127,8 +134,11 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     job = None if embedder is None else start_query_vector(embedder, dense_text, None, store.meta().get("fingerprint"))
     try:
         hits = lexical_hits(store, lexical_text, pool, None if allowed is None else list(allowed_set))
+        lone = () if hits else tuple(lone_identifier_hits(store, info.text, pool,
+                                                          None if allowed is None else list(allowed_set)))
         info = with_bare_word_symbol(store, info)
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
+        by_text = text_definition_pool(store, info, definitions, allowed_set)
         heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
                  if allowed_set is None or head in allowed_set}
         named_paths = _named_paths(store, info)
@@ -141,11 +151,11 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
     cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
-                          | set(named))
+                          | set(named) | {cid for cid, _ in lone} | set(by_text))
     evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
                               max((s for _, s in hits), default=0.0), side.sims)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
-                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads)
+                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone, by_text)
 
 
 _EXEMPT: dict[tuple[str, int, int], frozenset[str]] = {}
@@ -241,7 +251,14 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     if options.definition_heads and pools.heads:
         pools = replace(pools, definitions=tuple(replace(m, chunk_id=pools.heads.get(m.chunk_id, m.chunk_id))
                                                  for m in pools.definitions))
+    if options.lone_identifiers and pools.lone_hits and not pools.lexical:
+        pools = replace(pools, lexical=[cid for cid, _ in pools.lone_hits], bm25=dict(pools.lone_hits))
     scores = weighted_fusion(pools, options)
+    if options.text_definitions and options.symbols and pools.text_definitions:
+        # after the symbol table's entries, as if the table had listed them last
+        start = len({m.chunk_id for m in pools.definitions})
+        for rank, cid in enumerate(pools.text_definitions, start=start + 1):
+            scores[cid] = scores.get(cid, 0.0) + options.symbol_weight / (options.rrf_k + rank)
     if not scores:
         return [], []
     rows = store.chunks_by_id(list(scores))

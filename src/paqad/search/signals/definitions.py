@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from paqad import store as store_mod
 from paqad.search.analysis import Identifier
 from paqad.search.signals.canonical import prefer_canonical
+from paqad.search.signals.header_types import keeps_share
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
@@ -115,10 +116,14 @@ def _stem(path: str) -> str:
 def _prefer_implementations(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
     """Shares x ``declaration_share`` for a declaration file (``parser.mli``, ``slice.h``) whose
     implementation file of the same name (``parser.ml``, ``slice.cc``) defines a query name too;
-    a header alone (a C++ class defined in its ``.h``) keeps its share."""
+    a header alone (a C++ class defined in its ``.h``) keeps its share, and so (``header_types``)
+    does a header chunk defining a type-shaped query name as a type
+    (:mod:`~paqad.search.signals.header_types`)."""
     if context.options.declaration_share == 1.0:
         return shares
-    declared = {cid for cid in shares if context.rows[cid].path.endswith(DECLARATION_SUFFIXES)}
+    # round 8 (header_types): a class/struct body in a header is the type's definition, not a declaration
+    declared = {cid for cid in shares if context.rows[cid].path.endswith(DECLARATION_SUFFIXES)
+                and not keeps_share(context, cid)}
     implemented = {_stem(context.rows[cid].path) for cid in shares if cid not in declared}
     return {cid: share * (context.options.declaration_share
                           if cid in declared and _stem(context.rows[cid].path) in implemented else 1.0)

@@ -1,0 +1,72 @@
+"""Text definitions (issue 24, round 8): chunks that define a symbol query's name by their text,
+found when the symbol table does not hold the name.
+
+The chunker's symbol table holds functions, methods and types; constants, macros, class-level
+assignments and type aliases are statements inside a bigger chunk (Ruby's ``METHODS = Set.new
+...`` in the first chunk of ``class Connection``, a C ``#define FLUSH(...)``). The definitions
+signal finds them by the definition pattern, but only among the candidates, and a candidate they
+are only when BM25 or the dense pool ranks them in its first :data:`~paqad.search.ranking.POOL_SIZE`:
+a name whose parts are common words (``METHODS``: "methods" in 180 chunks of faraday) puts its
+definition far below that.
+
+:func:`text_definition_pool`: for each identifier of a symbol query (the whole query, bare or
+qualified; not one embedded in prose) with no symbol-table definition spelled exactly so, the
+first :data:`TEXT_DEFINITION_DEPTH` BM25 hits of its own name are read and those whose text
+defines it are kept (:func:`~paqad.search.symbols.defines_constant_in_text` for a constant-shaped
+name, else the strict pattern :func:`~paqad.search.symbols.strict_definition_pattern`: the name
+right after its keyword or as an assignment's target). ``RankingOptions.text_definitions`` adds
+them to the fusion as the symbol table's entries are added (``symbol_weight``), after them.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from paqad import store as store_mod
+from paqad.index.tokens import identifier_parts
+from paqad.search.analysis import SYMBOL, QueryInfo
+from paqad.search.symbols import DefinitionMatch, defines_constant_in_text, defines_in_text, is_constant_shape
+from paqad.store import fts_match_expression
+
+# BM25 hits of the name read for a definition line: "methods" in faraday's 999 chunks ranks the
+# chunk defining METHODS 152nd; a few hundred rows are read in about a millisecond
+TEXT_DEFINITION_DEPTH = 400
+MAX_TEXT_DEFINITIONS = 8  # a name defined by text in more chunks than this: the first ones by BM25
+
+
+def defines_by_text(text: str, name: str) -> bool:
+    """Whether ``text`` defines ``name`` for sure: a constant-shaped name right after its keyword
+    or as a property/assignment at a line's start, any other name by the strict pattern."""
+    if is_constant_shape(name):
+        return defines_constant_in_text(text, name)
+    return defines_in_text(text, name, strict=True)
+
+
+def text_definition_pool(store: store_mod.IndexStore, info: QueryInfo, definitions: Sequence[DefinitionMatch],
+                         allowed: set[int] | None = None) -> tuple[int, ...]:
+    """Chunk ids whose text defines a name the symbol query asks for and the symbol table lacks,
+    best BM25 first (see the module docstring); ``()`` for a prose query."""
+    if info.kind != SYMBOL:
+        return ()
+    exact = {m.identifier.name for m in definitions if m.exact}
+    found: dict[int, None] = {}
+    for identifier in info.identifiers:
+        name = identifier.name
+        if identifier.embedded or name in exact or len(name) < 3:
+            continue
+        parts = identifier_parts(name)
+        joined = name.replace("_", "").lower()
+        expression = fts_match_expression([joined] if len(parts) > 1 else parts)
+        if not expression:
+            continue
+        hits = store.bm25(expression, TEXT_DEFINITION_DEPTH, None if allowed is None else list(allowed))
+        rows = store.chunks_by_id([cid for cid, _ in hits])
+        kept = 0
+        for cid, _ in hits:
+            row = rows.get(cid)
+            if row is not None and name in row.text and defines_by_text(row.text, name):
+                found.setdefault(cid, None)
+                kept += 1
+                if kept >= MAX_TEXT_DEFINITIONS:
+                    break
+    return tuple(found)
