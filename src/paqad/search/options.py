@@ -66,6 +66,8 @@ class RankingOptions:
     # round 8: a symbol query's name the symbol table lacks: the chunks defining it by text join the
     # fusion like table entries (search.text_definitions)
     text_definitions: bool = True
+    c_type_uses: bool = True  # round 8: C/C++ `struct name* f(` declares, does not define, name (signals.definitions)
+    qualified_signatures: bool = True  # round 8: `A::b` finds a C++ method head in A's body (signals.name_shape)
     header_types: bool = True  # round 8: not for a header's type definition of a type-shaped name (signals.header_types)
     constructor_share: float = 0.7
     # a name defined in several modules, the qualifier not deciding: the non-canonical ones
@@ -275,7 +277,8 @@ ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": Fals
 
 # round 8's symbol-definition fields (issue 24, branch symbols-def) at their round-7 values: every
 # technique of it off (bench/README.md "Round 8: symbol definitions (issue 24)")
-ROUND_8_OFF = {"lone_identifiers": False, "text_definitions": False, "header_types": False}
+ROUND_8_OFF = {"lone_identifiers": False, "text_definitions": False, "header_types": False, "c_type_uses": False,
+               "qualified_signatures": False}
 
 
 def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -284,6 +287,8 @@ def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-lone-identifiers": replace(default, lone_identifiers=False),
         "no-text-definitions": replace(default, text_definitions=False),
         "no-header-types": replace(default, header_types=False),
+        "no-c-type-uses": replace(default, c_type_uses=False),
+        "no-qualified-signatures": replace(default, qualified_signatures=False),
         "no-symbols-def3": replace(default, **ROUND_8_OFF),
     }
 

@@ -10,8 +10,8 @@ as a parameter type. glog's ``class GLOG_EXPORT LogMessageFatal`` in ``src/glog/
 to its constructors in ``src/logging.cc`` so.
 
 Here a declaration-file chunk that defines a query name *as a type* (the symbol table's type
-chunk of that name, or a type definition line: :func:`~paqad.search.symbols.text_type`) keeps its
-share (``header_types``). A forward declaration ``class Foo;`` is no type definition line, so a
+chunk of that name, or a type definition line: :func:`~paqad.search.symbols.text_type`; any
+spelling, C's ``struct locfile {`` too) keeps its share (``header_types``). A forward declaration ``class Foo;`` is no type definition line, so a
 header that only declares the type still gets ``declaration_share``.
 """
 
@@ -29,13 +29,6 @@ if TYPE_CHECKING:
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait", "protocol", "record"})
 
 
-def query_type_names(context: RankingContext) -> set[str]:
-    """The query's identifiers spelled like a type: a capital first letter (``LogMessageFatal``,
-    ``Node``), or a C type name ending in ``_t``/``_s`` (``yaml_emitter_t``)."""
-    return {i.name for i in context.info.identifiers
-            if i.name[:1].isupper() or re.fullmatch(r"[a-z_][a-z0-9_]*_[ts]", i.name)}
-
-
 def defines_type(context: RankingContext, cid: int, names: set[str]) -> bool:
     """Whether candidate ``cid`` defines one of ``names`` as a type: a type-kind chunk whose
     symbol's last part is the name, or a type definition line in its text."""
@@ -46,8 +39,8 @@ def defines_type(context: RankingContext, cid: int, names: set[str]) -> bool:
 
 def keeps_share(context: RankingContext, cid: int) -> bool:
     """Whether declaration file chunk ``cid`` keeps its full share (``header_types``): it defines a
-    type-shaped query name as a type."""
+    query name as a type (any spelling: C names its structs in lower case, ``struct locfile {``)."""
     if not context.options.header_types:
         return False
-    names = query_type_names(context)
+    names = {i.name for i in context.info.identifiers}
     return bool(names) and defines_type(context, cid, names)

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 from paqad.search.analysis import SYMBOL
 from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, symbol_parts
-from paqad.search.symbols import OWNER_KINDS, declares_field, defines_in_text, text_type
+from paqad.search.symbols import (OWNER_KINDS, SIGNATURE_LANGUAGES, declares_field, defines_in_text,
+                                  defines_signature_in_text, text_type)
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -53,7 +54,12 @@ def _full_share(context: RankingContext, cid: int, qualifier: str, name: str) ->
         # round 6 (`member_fields`): a field of Foo's body (Go `DataKey string`, `private int count;`)
         return defines_in_text(row.text, name, strict=True) or (
             context.options.member_fields and declares_field(row, qualifier, name))
-    return parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True)
+    if parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True):
+        return True
+    # round 8 (qualified_signatures): a C++ method head the table named after its return type
+    # (`CLI11_NODISCARD const std::string &get_group() const {` as `OptionBase.std`)
+    return (context.options.qualified_signatures and row.language in SIGNATURE_LANGUAGES
+            and defines_signature_in_text(row.text, name))
 
 
 def qualified_members(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
