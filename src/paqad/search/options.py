@@ -178,6 +178,7 @@ class RankingOptions:
     reexport_share: float = 0.8  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
+    asked_macros: bool = True  # round 8: ... and the function when it does (signals.name_shape.macro_or_function)
     root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
@@ -278,7 +279,7 @@ ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": Fals
 # round 8's symbol-definition fields (issue 24, branch symbols-def) at their round-7 values: every
 # technique of it off (bench/README.md "Round 8: symbol definitions (issue 24)")
 ROUND_8_OFF = {"lone_identifiers": False, "text_definitions": False, "header_types": False, "c_type_uses": False,
-               "qualified_signatures": False}
+               "qualified_signatures": False, "asked_macros": False}
 
 
 def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -289,6 +290,7 @@ def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-header-types": replace(default, header_types=False),
         "no-c-type-uses": replace(default, c_type_uses=False),
         "no-qualified-signatures": replace(default, qualified_signatures=False),
+        "no-asked-macros": replace(default, asked_macros=False),
         "no-symbols-def3": replace(default, **ROUND_8_OFF),
     }
 
