@@ -255,6 +255,29 @@ def declares_field(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
 
 
 @lru_cache(maxsize=512)
+def method_head_pattern(name: str) -> re.Pattern[str]:
+    """A method's head without a keyword in a type's body (round 8): indented, modifiers and a
+    return type optional, then ``name(`` (generics allowed) and no ``;`` to the line's end (JS/TS
+    ``constructor(request: Request) {``, ``async fetch() {``, Java ``public Builder add(String s) {``,
+    C# ``public override string ToString()``); not a statement (``return name(x);``) nor a call
+    ending in ``;``. Multi-line, case-sensitive; meant for the owner type's own chunk."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]+(?!(?:{_STATEMENT_WORDS})\b){_MODIFIERS}(?:get[ \t]+|set[ \t]+|\*[ \t]*)?(?:[\w$<>\[\],.?]+[ \t]+)*?"
+        rf"[*&]?{escaped}[ \t]*(?:<[^>\n]*>)?[ \t]*\([^;\n]*$",
+        re.MULTILINE,
+    )
+
+
+def declares_method(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
+    """Whether ``row`` is a chunk of the type ``owner``'s body (its symbol's last part, any case)
+    whose text holds a method head of ``name`` without a keyword (:func:`method_head_pattern`)."""
+    last = re.split(r"::|\.|#", row.symbol or "")[-1]
+    return (row.kind in OWNER_KINDS and last.lower() == owner.lower() and name in row.text
+            and method_head_pattern(name).search(row.text) is not None)
+
+
+@lru_cache(maxsize=512)
 def go_spec_pattern(name: str) -> re.Pattern[str]:
     """A Go ``const``/``var`` block's typed spec of ``name``: an indented ``PanicLevel Level = iota``
     (the untyped ``Name = x`` and ``var name T`` forms are :func:`definition_pattern`'s)."""

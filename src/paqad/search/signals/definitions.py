@@ -30,9 +30,9 @@ from paqad.search.signals.header_types import keeps_share
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
-from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, defines_constant_in_text,
-                                  defines_in_text, defines_signature_in_text, go_spec_pattern, is_constant_shape,
-                                  only_type_uses, text_type)
+from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, declares_method,
+                                  defines_constant_in_text, defines_in_text, defines_signature_in_text, go_spec_pattern,
+                                  is_constant_shape, only_type_uses, text_type)
 
 if TYPE_CHECKING:
     from paqad.search.options import RankingOptions
@@ -59,6 +59,8 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
         share = options.unqualified_share if identifier.qualified else 1.0
     elif options.member_fields and identifier.qualified and declares_field(row, identifier.parts[-2], identifier.name):
         share = options.unqualified_share  # `Foo.bar`: a field of Foo's body (qualified_members lifts it)
+    elif options.member_heads and identifier.qualified and declares_method(row, identifier.parts[-2], identifier.name):
+        share = options.unqualified_share  # round 8: `TimeoutError.constructor` in the class's own chunk
     elif options.qualified_signatures and identifier.qualified and _member_head(row, identifier):
         share = options.unqualified_share  # round 8: a C++ method head of Foo's, its line led by a macro
     else:

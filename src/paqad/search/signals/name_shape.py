@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 from paqad.search.analysis import SYMBOL
 from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, symbol_parts
-from paqad.search.symbols import (OWNER_KINDS, SIGNATURE_LANGUAGES, declares_field, defines_in_text,
-                                  defines_signature_in_text, text_type)
+from paqad.search.symbols import (OWNER_KINDS, SIGNATURE_LANGUAGES, declares_field, declares_method,
+                                  defines_in_text, defines_signature_in_text, text_type)
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -54,7 +54,8 @@ def _full_share(context: RankingContext, cid: int, qualifier: str, name: str) ->
             return False
         # round 6 (`member_fields`): a field of Foo's body (Go `DataKey string`, `private int count;`)
         return defines_in_text(row.text, name, strict=True) or (
-            context.options.member_fields and declares_field(row, qualifier, name))
+            context.options.member_fields and declares_field(row, qualifier, name)) or (
+            context.options.member_heads and declares_method(row, qualifier, name))
     if parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True):
         return True
     # round 8 (qualified_signatures): a C++ method head the table named after its return type
