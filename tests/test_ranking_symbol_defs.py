@@ -28,6 +28,7 @@ from paqad.project import ProjectPaths
 from paqad.search import RankingOptions, gather, load_embedder, search
 from paqad.search.lexical import lone_identifier_hits
 from paqad.search.symbols import defines_in_text, only_type_uses
+from paqad.search.text_definitions import text_definition_pool
 
 CPP_LOGGING_H = """#pragma once
 
@@ -432,9 +433,9 @@ def test_a_constant_spelled_like_a_question_word_is_found_at_its_assignment(proj
     embedder, _ = load_embedder(paths, load_settings(paths, environ={}))
     with store_mod.open_store(paths, readonly=True) as store:
         pools = gather(store, embedder, "METHODS")
-        rows = store.chunks_by_id(list(pools.text_definitions))
+        found = text_definition_pool(store, pools.info, pools.definitions, {})
     assert pools.lexical == [] and pools.lone_hits
-    assert [(r.path, r.start_line <= line <= r.end_line) for r in rows.values()] == [("lib/wire/connection.rb", True)]
+    assert [(r.path, r.start_line <= line <= r.end_line) for r in found.values()] == [("lib/wire/connection.rb", True)]
 
 
 def test_a_cpp_alias_and_a_macro_led_member_are_definitions(projects):

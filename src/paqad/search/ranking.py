@@ -72,9 +72,8 @@ class Pools:
     # a query of one identifier spelled like a question word (`METHODS`): BM25 of that word, which
     # the lexical pool leaves out as a stopword (RankingOptions.lone_identifiers; search.lexical)
     lone_hits: tuple[tuple[int, float], ...] = ()
-    # chunks defining a symbol query's name by their text, which the symbol table lacks (a constant,
-    # a macro; RankingOptions.text_definitions; paqad.search.text_definitions)
-    text_definitions: tuple[int, ...] = ()
+    # the chunk ids a path prefix allows (None: all), for a lookup at ranking time (text_definitions)
+    allowed: frozenset[int] | None = None
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -138,7 +137,6 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
                                                           None if allowed is None else list(allowed_set)))
         info = with_bare_word_symbol(store, info)
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
-        by_text = text_definition_pool(store, info, definitions, allowed_set)
         heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
                  if allowed_set is None or head in allowed_set}
         named_paths = _named_paths(store, info)
@@ -151,11 +149,12 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
     cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
-                          | set(named) | {cid for cid, _ in lone} | set(by_text))
+                          | set(named) | {cid for cid, _ in lone})
     evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
                               max((s for _, s in hits), default=0.0), side.sims)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
-                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone, by_text)
+                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone,
+                 None if allowed_set is None else frozenset(allowed_set))
 
 
 _EXEMPT: dict[tuple[str, int, int], frozenset[str]] = {}
@@ -254,15 +253,18 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     if options.lone_identifiers and pools.lone_hits and not pools.lexical:
         pools = replace(pools, lexical=[cid for cid, _ in pools.lone_hits], bm25=dict(pools.lone_hits))
     scores = weighted_fusion(pools, options)
-    if options.text_definitions and options.symbols and pools.text_definitions:
-        # after the symbol table's entries, as if the table had listed them last
-        start = len({m.chunk_id for m in pools.definitions})
-        for rank, cid in enumerate(pools.text_definitions, start=start + 1):
-            scores[cid] = scores.get(cid, 0.0) + options.symbol_weight / (options.rrf_k + rank)
     if not scores:
         return [], []
     rows = store.chunks_by_id(list(scores))
     scores = {cid: s for cid, s in scores.items() if cid in rows}
+    if options.text_definitions and options.symbols:
+        # a name the symbol table lacks, defined by no candidate: its definitions by text join the
+        # candidates after the table's entries, as if the table had listed them last
+        found = text_definition_pool(store, pools.info, pools.definitions, rows, pools.allowed)
+        start = len({m.chunk_id for m in pools.definitions})
+        for rank, (cid, row) in enumerate(found.items(), start=start + 1):
+            scores[cid] = options.symbol_weight / (options.rrf_k + rank)
+            rows[cid] = row
     context = RankingContext(
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,

@@ -10,17 +10,18 @@ a name whose parts are common words (``METHODS``: "methods" in 180 chunks of far
 definition far below that.
 
 :func:`text_definition_pool`: for each identifier of a symbol query (the whole query, bare or
-qualified; not one embedded in prose) with no symbol-table definition spelled exactly so, the
-first :data:`TEXT_DEFINITION_DEPTH` BM25 hits of its own name are read and those whose text
-defines it are kept (:func:`~paqad.search.symbols.defines_constant_in_text` for a constant-shaped
+qualified; not one embedded in prose) that the symbol table does not hold and no candidate of
+the fusion defines by its text, the first :data:`TEXT_DEFINITION_DEPTH` BM25 hits of its own name
+are read and those whose text defines it are kept (:func:`~paqad.search.symbols.defines_constant_in_text` for a constant-shaped
 name, else the strict pattern :func:`~paqad.search.symbols.strict_definition_pattern`: the name
 right after its keyword or as an assignment's target). ``RankingOptions.text_definitions`` adds
-them to the fusion as the symbol table's entries are added (``symbol_weight``), after them.
+them to the fused candidates as the symbol table's entries are added (``symbol_weight``), after
+them (at ranking time: no cost with the option off; their cosine is unknown, 0.0).
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import AbstractSet, Mapping, Sequence
 
 from paqad import store as store_mod
 from paqad.index.tokens import identifier_parts
@@ -29,9 +30,10 @@ from paqad.search.symbols import DefinitionMatch, defines_constant_in_text, defi
 from paqad.store import fts_match_expression
 
 # BM25 hits of the name read for a definition line: "methods" in faraday's 999 chunks ranks the
-# chunk defining METHODS 152nd; a few hundred rows are read in about a millisecond
-TEXT_DEFINITION_DEPTH = 400
+# chunk defining METHODS 152nd; the rows of 300 hits are read in a few milliseconds (bench/README.md)
+TEXT_DEFINITION_DEPTH = 300
 MAX_TEXT_DEFINITIONS = 8  # a name defined by text in more chunks than this: the first ones by BM25
+BATCH = 100  # hits whose rows are read at a time (decompressing a row is most of the cost)
 
 
 def defines_by_text(text: str, name: str) -> bool:
@@ -43,30 +45,40 @@ def defines_by_text(text: str, name: str) -> bool:
 
 
 def text_definition_pool(store: store_mod.IndexStore, info: QueryInfo, definitions: Sequence[DefinitionMatch],
-                         allowed: set[int] | None = None) -> tuple[int, ...]:
-    """Chunk ids whose text defines a name the symbol query asks for and the symbol table lacks,
-    best BM25 first (see the module docstring); ``()`` for a prose query."""
+                         candidates: Mapping[int, store_mod.ChunkRow],
+                         allowed: AbstractSet[int] | None = None) -> dict[int, store_mod.ChunkRow]:
+    """The chunks (id -> row), outside ``candidates``, whose text defines a name the symbol query
+    asks for and the symbol table does not hold, best BM25 first (see the module docstring);
+    ``{}`` for a prose query, and for a name some candidate already defines by its text.
+
+    Cost: nothing for a name the table holds; else one FTS5 query and the rows of at most
+    :data:`TEXT_DEFINITION_DEPTH` hits, read :data:`BATCH` at a time until a batch has a
+    definition (the candidates' rows are not read again)."""
     if info.kind != SYMBOL:
-        return ()
-    exact = {m.identifier.name for m in definitions if m.exact}
-    found: dict[int, None] = {}
+        return {}
+    named = {m.identifier.name for m in definitions}
+    found: dict[int, store_mod.ChunkRow] = {}
     for identifier in info.identifiers:
         name = identifier.name
-        if identifier.embedded or name in exact or len(name) < 3:
+        if identifier.embedded or name in named or len(name) < 3:
+            continue
+        if any(name in row.text and defines_by_text(row.text, name) for row in candidates.values()):
             continue
         parts = identifier_parts(name)
         joined = name.replace("_", "").lower()
         expression = fts_match_expression([joined] if len(parts) > 1 else parts)
         if not expression:
             continue
-        hits = store.bm25(expression, TEXT_DEFINITION_DEPTH, None if allowed is None else list(allowed))
-        rows = store.chunks_by_id([cid for cid, _ in hits])
+        hits = [cid for cid, _ in store.bm25(expression, TEXT_DEFINITION_DEPTH, None if allowed is None else list(allowed))
+                if cid not in candidates and cid not in found]
         kept = 0
-        for cid, _ in hits:
-            row = rows.get(cid)
-            if row is not None and name in row.text and defines_by_text(row.text, name):
-                found.setdefault(cid, None)
-                kept += 1
-                if kept >= MAX_TEXT_DEFINITIONS:
-                    break
-    return tuple(found)
+        for start in range(0, len(hits), BATCH):
+            rows = store.chunks_by_id(hits[start:start + BATCH])
+            for cid in hits[start:start + BATCH]:
+                row = rows.get(cid)
+                if row is not None and name in row.text and defines_by_text(row.text, name) and kept < MAX_TEXT_DEFINITIONS:
+                    found[cid] = row
+                    kept += 1
+            if kept:
+                break
+    return found
