@@ -7,6 +7,8 @@ with the real model; each test asserts the first chunk (its file and the definit
   the macro when the query says "macro" (``asked_macros``);
 - a C struct named in lower case (``locfile``), beside a function returning a pointer to it: the
   struct (``c_type_uses``, ``header_types``);
+- a lower-case C macro (``#define hashpointer(t,p)``) the symbol table does not hold, asked as one
+  word: its ``#define`` line (``text_bare_words``);
 - a Ruby constant spelled like a question word (``METHODS``) in the first chunk of a class whose
   other files say "methods" everywhere: its assignment line (``lone_identifiers``, ``text_definitions``);
 - a C++ alias ``using missing_t = ...`` inside a class (``text_definitions`` and the ``using`` form);
@@ -207,6 +209,47 @@ int locfile_get_line(struct locfile *l, int pos) {
 }
 """
 
+C_TABLE = """#include <stddef.h>
+
+#include "buffer.h"
+
+typedef struct node { const void *key; struct node *next; } node;
+typedef struct table { node **slots; size_t size; } table;
+
+static size_t point2uint(const void *p) {
+    return (size_t)p;
+}
+
+/*
+** for some types, it is better to avoid modulus by power of 2, as they tend to have many 2 factors.
+*/
+#define hashmod(t,n)	((t)->slots[((n) % (((t)->size - 1) | 1))])
+
+#define hashpointer(t,p)	hashmod(t, point2uint(p))
+
+/* The slot a key hashes to: pointers and functions by their address. */
+static node *mainposition(table *t, int kind, const void *p) {
+    switch (kind) {
+        case 1:
+            return hashpointer(t, p);
+        case 2:
+            return hashpointer(t, (const char *)p + 1);
+        default:
+            return hashpointer(t, NULL);
+    }
+}
+
+/* Whether the key is in the table: walks the chain of its main position. */
+int table_has(table *t, int kind, const void *p) {
+    for (node *n = mainposition(t, kind, p); n != NULL; n = n->next) {
+        if (n->key == p) {
+            return 1;
+        }
+    }
+    return 0;
+}
+"""
+
 RB_CONNECTION = """# frozen_string_literal: true
 
 module Wire
@@ -368,7 +411,7 @@ PROJECTS = {
     "cpp-log": {"CMakeLists.txt": "project(logx)\n", "include/logx/logging.h": CPP_LOGGING_H,
                 "src/logging.cc": CPP_LOGGING_CC},
     "c-buffers": {"Makefile": "all:\n\tcc -c buffer.c locfile.c\n", "buffer.h": C_BUFFER_H, "buffer.c": C_BUFFER_C,
-                  "locfile.h": C_LOCFILE_H, "locfile.c": C_LOCFILE_C},
+                  "locfile.h": C_LOCFILE_H, "locfile.c": C_LOCFILE_C, "table.c": C_TABLE},
     "rb-wire": {"wire.gemspec": "Gem::Specification.new { |s| s.name = 'wire' }\n",
                 "lib/wire/connection.rb": RB_CONNECTION, "lib/wire/request.rb": RB_REQUEST,
                 "lib/wire/methods.rb": RB_METHODS},
@@ -421,6 +464,19 @@ def test_a_lower_case_c_struct_beats_a_function_returning_a_pointer_to_it(projec
     assert _holds(_first(root, "locfile"), "locfile.h", _line(C_LOCFILE_H, "struct locfile {"))
     off = _first(root, "locfile", RankingOptions(c_type_uses=False, header_types=False))
     assert off[0] == "locfile.c"
+
+
+def test_a_lower_case_macro_the_table_lacks_is_found_at_its_define(projects):
+    root = projects["c-buffers"]
+    line = _line(C_TABLE, "#define hashpointer")
+    assert _holds(_first(root, "hashpointer"), "table.c", line)
+    # the word alone is no identifier to the analysis and the symbol table has no macros
+    paths = ProjectPaths(root)
+    embedder, _ = load_embedder(paths, load_settings(paths, environ={}))
+    with store_mod.open_store(paths, readonly=True) as store:
+        pools = gather(store, embedder, "hashpointer")
+    assert pools.info.identifiers == () and pools.text_info is not None
+    assert [i.name for i in pools.text_info.identifiers] == ["hashpointer"]
 
 
 def test_a_constant_spelled_like_a_question_word_is_found_at_its_assignment(projects):

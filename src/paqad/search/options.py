@@ -66,6 +66,9 @@ class RankingOptions:
     # round 8: a symbol query's name the symbol table lacks: the chunks defining it by text join the
     # fusion like table entries (search.text_definitions)
     text_definitions: bool = True
+    # round 8: a one-word query a BM25 hit defines by a keyword or a macro (`#define hashpointer`) is
+    # a symbol query though the symbol table lacks the word (search.text_definitions)
+    text_bare_words: bool = True
     c_type_uses: bool = True  # round 8: C/C++ `struct name* f(` declares, does not define, name (signals.definitions)
     member_heads: bool = True  # round 8: `Foo.bar` finds a keyword-less method head `bar(` in Foo's body (symbols)
     qualified_signatures: bool = True  # round 8: `A::b` finds a C++ method head in A's body (signals.name_shape)
@@ -280,7 +283,8 @@ ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": Fals
 # round 8's symbol-definition fields (issue 24, branch symbols-def) at their round-7 values: every
 # technique of it off (bench/README.md "Round 8: symbol definitions (issue 24)")
 ROUND_8_OFF = {"lone_identifiers": False, "text_definitions": False, "header_types": False, "c_type_uses": False,
-               "qualified_signatures": False, "asked_macros": False, "member_heads": False}
+               "qualified_signatures": False, "asked_macros": False, "member_heads": False,
+               "text_bare_words": False}
 
 
 def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -293,6 +297,7 @@ def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-qualified-signatures": replace(default, qualified_signatures=False),
         "no-asked-macros": replace(default, asked_macros=False),
         "no-member-heads": replace(default, member_heads=False),
+        "no-text-bare-words": replace(default, text_bare_words=False),
         "no-symbols-def3": replace(default, **ROUND_8_OFF),
     }
 

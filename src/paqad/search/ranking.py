@@ -29,7 +29,7 @@ from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
 from paqad.search.lexical import lexical_hits, lone_identifier_hits
-from paqad.search.text_definitions import text_definition_pool
+from paqad.search.text_definitions import text_definition_pool, with_text_bare_word
 from paqad.search.options import RankingOptions, ablations, option_names
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
@@ -74,6 +74,9 @@ class Pools:
     lone_hits: tuple[tuple[int, float], ...] = ()
     # the chunk ids a path prefix allows (None: all), for a lookup at ranking time (text_definitions)
     allowed: frozenset[int] | None = None
+    # a one-word query the symbol table does not make a symbol query, whose word a BM25 hit defines
+    # by a keyword or a macro: the symbol query it is (RankingOptions.text_bare_words; text_definitions)
+    text_info: QueryInfo | None = None
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -136,6 +139,7 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
         lone = () if hits else tuple(lone_identifier_hits(store, info.text, pool,
                                                           None if allowed is None else list(allowed_set)))
         info = with_bare_word_symbol(store, info)
+        text_info = with_text_bare_word(store, info, hits)
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
         heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
                  if allowed_set is None or head in allowed_set}
@@ -154,7 +158,7 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
                               max((s for _, s in hits), default=0.0), side.sims)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
                  {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone,
-                 None if allowed_set is None else frozenset(allowed_set))
+                 None if allowed_set is None else frozenset(allowed_set), text_info)
 
 
 _EXEMPT: dict[tuple[str, int, int], frozenset[str]] = {}
@@ -250,6 +254,8 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     if options.definition_heads and pools.heads:
         pools = replace(pools, definitions=tuple(replace(m, chunk_id=pools.heads.get(m.chunk_id, m.chunk_id))
                                                  for m in pools.definitions))
+    if options.text_bare_words and pools.text_info is not None:
+        pools = replace(pools, info=pools.text_info)
     if options.lone_identifiers and pools.lone_hits and not pools.lexical:
         pools = replace(pools, lexical=[cid for cid, _ in pools.lone_hits], bm25=dict(pools.lone_hits))
     scores = weighted_fusion(pools, options)

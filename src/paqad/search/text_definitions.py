@@ -21,12 +21,16 @@ them (at ranking time: no cost with the option off; their cosine is unknown, 0.0
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from functools import lru_cache
 from typing import AbstractSet, Mapping, Sequence
 
 from paqad import store as store_mod
 from paqad.index.tokens import identifier_parts
-from paqad.search.analysis import SYMBOL, QueryInfo
-from paqad.search.symbols import DefinitionMatch, defines_constant_in_text, defines_in_text, is_constant_shape
+from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
+from paqad.search.symbols import (_BARE_WORD, _KEYWORD_GROUP, _MODIFIERS, DefinitionMatch, defines_constant_in_text,
+                                  defines_in_text, is_constant_shape)
 from paqad.store import fts_match_expression
 
 # BM25 hits of the name read for a definition line: "methods" in faraday's 999 chunks ranks the
@@ -82,3 +86,38 @@ def text_definition_pool(store: store_mod.IndexStore, info: QueryInfo, definitio
             if kept:
                 break
     return found
+
+
+BARE_WORD_ROWS = 30  # BM25 hits of a one-word query read for a keyword definition of the word
+
+
+@lru_cache(maxsize=512)
+def keyword_definition_pattern(name: str) -> re.Pattern[str]:
+    """``name`` defined by a keyword right before it, or a C macro: the strict pattern's keyword
+    form and ``#define`` (``#define hashpointer(t,p)``, ``local function usage``), not an
+    assignment (``retry = 3`` is how a plain word is also used)."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]*{_MODIFIERS}{_KEYWORD_GROUP}(?:\s*<[^>\n]*>)?\s+(?:\([^)\n]*\)\s*)?(?:[\w$]+(?:\.|::|:))*"
+        rf"{escaped}(?![\w$])|^[ \t]*#[ \t]*define[ \t]+{escaped}\b",
+        re.MULTILINE,
+    )
+
+
+def with_text_bare_word(store: store_mod.IndexStore, info: QueryInfo,
+                        hits: Sequence[tuple[int, float]]) -> QueryInfo | None:
+    """``info`` as a symbol query of its one lower-case word when the symbol table did not make it
+    one (:func:`~paqad.search.symbols.with_bare_word_symbol`) but one of the first
+    :data:`BARE_WORD_ROWS` BM25 ``hits`` defines the word by a keyword or as a C macro (lua's
+    ``#define hashpointer(t,p)``, which the table does not hold); else None.
+
+    ``RankingOptions.text_bare_words`` ranks with it (:attr:`~paqad.search.ranking.Pools.text_info`)."""
+    if info.identifiers or info.kind == SYMBOL or not _BARE_WORD.fullmatch(info.text) or len(info.text) < 3:
+        return None
+    name = info.text
+    pattern = keyword_definition_pattern(name)
+    ids = [cid for cid, _ in hits[:BARE_WORD_ROWS]]
+    rows = store.chunks_by_id(ids)
+    if not any(name in row.text and pattern.search(row.text) for row in rows.values()):
+        return None
+    return replace(info, kind=SYMBOL, identifiers=(Identifier(name, (name,), embedded=False),))
