@@ -513,6 +513,7 @@ def test_type_uses_are_not_definitions():
     assert only_type_uses("struct locfile* locfile_init(const char *f) {\n  struct locfile* l = 0;", "locfile")
     assert not only_type_uses("struct locfile {\n  int refct;\n};", "locfile")
     assert not only_type_uses("int x = 1;", "locfile")  # no definition-like line at all
+    assert not only_type_uses("typedef struct jv_parser jv_parser;", "jv_parser")  # the alias's definition
 
 
 # One definition line per language the chunker reads (and the long tail of issue 22): the loose

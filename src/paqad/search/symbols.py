@@ -328,12 +328,14 @@ def type_use_pattern(name: str) -> re.Pattern[str]:
 
 def only_type_uses(text: str, name: str) -> bool:
     """Whether ``text`` has a line that :func:`definition_pattern` takes for a definition of
-    ``name`` and every such line only declares something of the type ``name`` (:func:`type_use_pattern`)."""
+    ``name`` and every such line only declares something of the type ``name`` (:func:`type_use_pattern`;
+    a ``typedef`` line is a definition)."""
     pattern, uses = definition_pattern(name), type_use_pattern(name)
     found = False
     for line in text.splitlines():
         if name in line and pattern.search(line):
-            if not uses.search(line):
+            # a typedef names a type (`typedef struct jv_parser jv_parser;`): a definition
+            if line.lstrip().startswith("typedef") or not uses.search(line):
                 return False
             found = True
     return found
