@@ -507,6 +507,7 @@ def test_a_lone_stopword_identifier_gets_bm25_hits_and_other_queries_none(projec
         assert lone_identifier_hits(store, "METHODS", 100)  # "methods" is a question stopword
         assert lone_identifier_hits(store, "USER_AGENT", 100) == []  # its terms are kept anyway
         assert lone_identifier_hits(store, "which methods", 100) == []  # prose
+        assert lone_identifier_hits(store, "methods", 100) == []  # a lone question word, not spelled like code
 
 
 def test_type_uses_are_not_definitions():

@@ -49,7 +49,8 @@ def lexical_hits(store: store_mod.IndexStore, query: str, pool: int,
 def lone_identifier_hits(store: store_mod.IndexStore, query: str, pool: int,
                          allowed: Sequence[int] | None = None) -> list[tuple[int, float]]:
     """``(chunk id, BM25 score)`` for a query that is one identifier spelled like a question word
-    (``METHODS``, ``Function``, ``All``), best first, at most ``pool``; ``[]`` for any other query.
+    (``METHODS``, ``Function``, ``All``: a capital or an ``_`` in it), best first, at most ``pool``;
+    ``[]`` for any other query (a lone ``what`` or ``files`` is a question word).
 
     :func:`~paqad.index.tokens.query_terms` drops a free-standing stopword, so such a symbol query
     has no BM25 side at all and the chunk defining the name (Ruby's ``METHODS = Set.new ...``, a
@@ -57,7 +58,8 @@ def lone_identifier_hits(store: store_mod.IndexStore, query: str, pool: int,
     ``RankingOptions.lone_identifiers`` uses these hits as the lexical pool).
     """
     word = query.strip()
-    if query_terms(word) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", word):
+    # spelled like code (a capital or an underscore): a lone lower-case "what" or "files" is prose
+    if query_terms(word) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", word) or not re.search(r"[A-Z_]", word):
         return []
     expression = fts_match_expression(identifier_parts(word))
     if not expression:
