@@ -77,9 +77,9 @@ def test_a_name_shared_by_a_macro_and_a_function_ranks_the_function_unless_macro
     scores = {1: 1.0, 2: 1.0}
     assert name_shape.macro_or_function(scores, _context("sds_len", rows, table=(2,))) == {1: 0.5, 2: 1.0}
     # round 8 (asked_macros): a query saying "macro" puts the function below the macro
-    assert name_shape.macro_or_function(scores, _context("the sds_len macro", rows, table=(2,))) == {1: 1.0, 2: 0.5}
-    off = RankingOptions(asked_macros=False)
-    assert name_shape.macro_or_function(scores, _context("the sds_len macro", rows, off, table=(2,))) == scores
+    asked = RankingOptions(asked_macros=True)  # measured, left off
+    assert name_shape.macro_or_function(scores, _context("the sds_len macro", rows, asked, table=(2,))) == {1: 1.0, 2: 0.5}
+    assert name_shape.macro_or_function(scores, _context("the sds_len macro", rows, table=(2,))) == scores
 
 
 def test_platform_variants_by_folder_and_file_name_and_the_query_naming_one():
