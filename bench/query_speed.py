@@ -14,6 +14,7 @@ and with one file changed (child process, and in process).
 
     python bench/query_speed.py                      # 1k, 10k, 50k chunks; 5,000 files
     python bench/query_speed.py --sizes 1000,10000 --refresh-files 2000
+    python bench/query_speed.py --sizes 50000 --probe-runs 0 --refresh-files 0 --configs default,no-symbols-def3 --symbol-queries
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ def pct(values: list[float], q: float) -> float:
 
 def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:7.1f} ms   p95 {pct(values, 0.95) * 1000:7.1f} ms"
+
+
+# identifiers of the requests corpus (issue 24, round 8: symbol lookups, the constants among them
+# missing from the symbol table, so text_definitions reads BM25 hits' rows for them)
+SYMBOL_QUERIES = ["Session", "HTTPAdapter", "PreparedRequest.prepare_body", "DEFAULT_POOLSIZE", "REDIRECT_STATI",
+                  "CaseInsensitiveDict", "merge_setting", "get_netrc_auth", "Response.iter_content", "DEFAULT_RETRIES"]
 
 
 def queries() -> list[str]:
@@ -116,9 +123,10 @@ def time_configs(paths, settings, embedder, store, qs: list[str], configs: dict,
     return out
 
 
-def time_search(paths, settings, embedder, qs: list[str], configs: dict, chunks: int) -> None:
+def time_search(paths, settings, embedder, qs: list[str], configs: dict, chunks: int, symbols: bool = False) -> None:
     """Print ``search()`` in process with the index held open and opened per call (and per ranking
-    configuration, interleaved, when ``configs`` names some)."""
+    configuration, interleaved, when ``configs`` names some; with ``symbols``, also over
+    :data:`SYMBOL_QUERIES` per configuration)."""
     search(paths, settings, qs[0], embedder=embedder)  # derived matrix + page cache warm
     held = open_store(paths, readonly=True)  # as the MCP server keeps it
     times, opening = [], []
@@ -130,11 +138,14 @@ def time_search(paths, settings, embedder, qs: list[str], configs: dict, chunks:
         search(paths, settings, q, embedder=embedder)
         opening.append(time.perf_counter() - t0)
     by_config = time_configs(paths, settings, embedder, held, qs, configs)
+    by_config_symbols = time_configs(paths, settings, embedder, held, SYMBOL_QUERIES, configs) if symbols else {}
     held.close()
     print(f"search in process   {chunks:>6} chunks: {ms(times)}   ({len(qs)} queries, index open, query embedding included)")
     print(f"  same, opening the index per call:  {ms(opening)}")
     for name, values in by_config.items():
         print(f"  configuration {name:<20} {ms(values)}   (index open, interleaved, {len(values)} runs)")
+    for name, values in by_config_symbols.items():
+        print(f"  symbol queries {name:<19} {ms(values)}   (index open, interleaved, {len(values)} runs)")
 
 
 def time_probe_modes(project: Path, paths, probe_qs: list[str], chunks: int) -> None:
@@ -185,6 +196,8 @@ def main() -> None:
     parser.add_argument("--probe-runs", type=int, default=10)
     parser.add_argument("--configs", default="", help="also time search() in process under these ranking "
                         "configurations (bench/ranking/run.py --list), interleaved query by query in the same run")
+    parser.add_argument("--symbol-queries", action="store_true",
+                        help="with --configs: also time the identifier lookups of SYMBOL_QUERIES per configuration")
     args = parser.parse_args()
     from paqad.search import ablations
 
@@ -210,9 +223,11 @@ def main() -> None:
                     break
                 copies += 1
                 add_copy(project, copies)
-            time_search(paths, settings, embedder, qs, configs, chunks)
-            time_probe_modes(project, paths, qs[: args.probe_runs], chunks)
-        time_refresh(project, paths, settings, embedder, args.refresh_files, copies)
+            time_search(paths, settings, embedder, qs, configs, chunks, args.symbol_queries)
+            if args.probe_runs > 0:
+                time_probe_modes(project, paths, qs[: args.probe_runs], chunks)
+        if args.refresh_files > 0:
+            time_refresh(project, paths, settings, embedder, args.refresh_files, copies)
 
 
 if __name__ == "__main__":

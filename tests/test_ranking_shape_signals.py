@@ -76,6 +76,9 @@ def test_a_name_shared_by_a_macro_and_a_function_ranks_the_function_unless_macro
             2: _row(2, "src/sds.c", "size_t sds_len(const sds s) {\n    return s->len;\n}\n", "sds_len", "function")}
     scores = {1: 1.0, 2: 1.0}
     assert name_shape.macro_or_function(scores, _context("sds_len", rows, table=(2,))) == {1: 0.5, 2: 1.0}
+    # round 8 (asked_macros): a query saying "macro" puts the function below the macro
+    asked = RankingOptions(asked_macros=True)  # measured, left off
+    assert name_shape.macro_or_function(scores, _context("the sds_len macro", rows, asked, table=(2,))) == {1: 1.0, 2: 0.5}
     assert name_shape.macro_or_function(scores, _context("the sds_len macro", rows, table=(2,))) == scores
 
 

@@ -531,7 +531,7 @@ def test_without_the_rules_the_lookups_land_elsewhere(projects):
     go, cpp = projects["go-shapes"], projects["cpp-heads"]
     assert not _holds(_first(go, "slog.Level", RankingOptions(text_types=False)), "hooks/slog/level.go",
                       _line(GO_SLOG_LEVEL, "type Level"))
-    assert not _holds(_first(projects["ts-constants"], "DRAFT_STATE", RankingOptions(constant_shapes=False)),
+    assert not _holds(_first(projects["ts-constants"], "DRAFT_STATE", RankingOptions(constant_shapes=False, text_definitions=False)),
                       "src/env.ts", _line(TS_ENV, "export const DRAFT_STATE"))
     assert not _holds(_first(go, "JSONFormatter.DataKey", RankingOptions(member_fields=False)), "json_formatter.go",
                       _line(GO_JSON, "\tDataKey string"))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from paqad import store as store_mod
-from paqad.index.tokens import query_terms
+from paqad.index.tokens import identifier_parts, query_terms
 from paqad.store import fts_match_expression
 
 COMMON_TERM_FRACTION = 0.1  # a query term in more chunks than this is left out of BM25 ...
@@ -40,6 +41,27 @@ def lexical_hits(store: store_mod.IndexStore, query: str, pool: int,
     """``(chunk id, BM25 score)`` for ``query``, best first, at most ``pool``; only ``allowed`` ids
     when given. Scores are FTS5's negated ``bm25()``: higher is better, comparable within a query."""
     expression = keyword_expression(store, query_terms(query))
+    if not expression:
+        return []
+    return store.bm25(expression, pool, None if allowed is None else list(allowed))[:pool]
+
+
+def lone_identifier_hits(store: store_mod.IndexStore, query: str, pool: int,
+                         allowed: Sequence[int] | None = None) -> list[tuple[int, float]]:
+    """``(chunk id, BM25 score)`` for a query that is one identifier spelled like a question word
+    (``METHODS``, ``Function``, ``All``: a capital or an ``_`` in it), best first, at most ``pool``;
+    ``[]`` for any other query (a lone ``what`` or ``files`` is a question word).
+
+    :func:`~paqad.index.tokens.query_terms` drops a free-standing stopword, so such a symbol query
+    has no BM25 side at all and the chunk defining the name (Ruby's ``METHODS = Set.new ...``, a
+    ``class Function(Field)``) is a candidate only if the dense pool finds it (issue 24, round 8;
+    ``RankingOptions.lone_identifiers`` uses these hits as the lexical pool).
+    """
+    word = query.strip()
+    # spelled like code (a capital or an underscore): a lone lower-case "what" or "files" is prose
+    if query_terms(word) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", word) or not re.search(r"[A-Z_]", word):
+        return []
+    expression = fts_match_expression(identifier_parts(word))
     if not expression:
         return []
     return store.bm25(expression, pool, None if allowed is None else list(allowed))[:pool]

@@ -60,6 +60,21 @@ class RankingOptions:
     # several definitions of one name (issues 22, 24): another case, a declaration file
     inexact_case_share: float = 0.7
     declaration_share: float = 0.7
+    # round 8: a one-identifier query spelled like a question word (`METHODS`, `Function`) keeps its
+    # BM25 side (search.lexical.lone_identifier_hits)
+    lone_identifiers: bool = False  # measured, left off: no dev or test case moved (text_definitions finds them)
+    # round 8: a symbol query's name the symbol table lacks: the chunks defining it by text join the
+    # fusion like table entries (search.text_definitions)
+    text_definitions: bool = True
+    # round 8: a one-word query a BM25 hit defines by a keyword or a macro (`#define hashpointer`) is
+    # a symbol query though the symbol table lacks the word (search.text_definitions)
+    text_bare_words: bool = True
+    # round 8: C/C++ `struct name* f(` declares, does not define, name (signals.definitions); measured,
+    # left off: no dev or test case moved with header_types on
+    c_type_uses: bool = False
+    member_heads: bool = True  # round 8: `Foo.bar` finds a keyword-less method head `bar(` in Foo's body (symbols)
+    qualified_signatures: bool = True  # round 8: `A::b` finds a C++ method head in A's body (signals.name_shape)
+    header_types: bool = True  # round 8: not for a header's type definition of a type-shaped name (signals.header_types)
     constructor_share: float = 0.7
     # a name defined in several modules, the qualifier not deciding: the non-canonical ones
     # (an override, a submodule's, a wrapper delegating to another; signals/canonical.py)
@@ -176,6 +191,9 @@ class RankingOptions:
     reexport_share: float = 0.8  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
+    # round 8: ... and the function when it does (signals.name_shape.macro_or_function); measured, left off:
+    # no benchmark query says "macro"
+    asked_macros: bool = False
     root_package_share: float = 1.0  # a same-named definition deeper than the shallowest; measured, left off
     platform_prior: float = 1.0  # a platform variant (win32/, env_posix.cc) not named; measured, left off
     named_platform_prior: float = 0.5  # a query naming a platform: the other platforms' variants
@@ -293,11 +311,33 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
+# round 8's symbol-definition fields (issue 24, branch symbols-def) at their round-7 values: every
+# technique of it off (bench/README.md "Round 8: symbol definitions (issue 24)")
+ROUND_8_SYMBOLS_OFF = {"text_definitions": False, "header_types": False, "qualified_signatures": False,
+                       "member_heads": False, "text_bare_words": False}
 # round 8's fields at their round-7 values (main 453062f): every round-8 technique off (in
 # round-6-default, round-5-default and round-4-default too)
-ROUND_8_OFF = {"inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
+ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
+
+
+
+
+def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Round 8's symbol-definition rules: each off (``no-...``), all off (``no-symbols-def3``), and
+    the three measured and left off, on (``with-...``)."""
+    return {
+        "with-lone-identifiers": replace(default, lone_identifiers=True),  # measured, left off
+        "no-text-definitions": replace(default, text_definitions=False),
+        "no-header-types": replace(default, header_types=False),
+        "with-c-type-uses": replace(default, c_type_uses=True),  # measured, left off
+        "no-qualified-signatures": replace(default, qualified_signatures=False),
+        "with-asked-macros": replace(default, asked_macros=True),  # measured, left off
+        "no-member-heads": replace(default, member_heads=False),
+        "no-text-bare-words": replace(default, text_bare_words=False),
+        "no-symbols-def3": replace(default, **ROUND_8_SYMBOLS_OFF),
+    }
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -460,6 +500,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_7(default))
     configs.update(_round_8(default))
     configs.update(_round_8_passages(default))
+    configs.update(_round_8_symbols(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

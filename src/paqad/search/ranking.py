@@ -28,7 +28,8 @@ from paqad.search.definition_heads import definition_heads
 from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
-from paqad.search.lexical import lexical_hits
+from paqad.search.lexical import lexical_hits, lone_identifier_hits
+from paqad.search.text_definitions import text_definition_pool, with_text_bare_word
 from paqad.search.options import RankingOptions, ablations, option_names
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
@@ -68,6 +69,14 @@ class Pools:
     # symbol-table chunk id -> the first piece of its definition, for definitions named on their
     # last line (C `typedef struct {...} name;`; paqad.search.definition_heads)
     heads: dict[int, int] = field(default_factory=dict)
+    # a query of one identifier spelled like a question word (`METHODS`): BM25 of that word, which
+    # the lexical pool leaves out as a stopword (RankingOptions.lone_identifiers; search.lexical)
+    lone_hits: tuple[tuple[int, float], ...] = ()
+    # the chunk ids a path prefix allows (None: all), for a lookup at ranking time (text_definitions)
+    allowed: frozenset[int] | None = None
+    # a one-word query the symbol table does not make a symbol query, whose word a BM25 hit defines
+    # by a keyword or a macro: the symbol query it is (RankingOptions.text_bare_words; text_definitions)
+    text_info: QueryInfo | None = None
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -127,7 +136,10 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     job = None if embedder is None else start_query_vector(embedder, dense_text, None, store.meta().get("fingerprint"))
     try:
         hits = lexical_hits(store, lexical_text, pool, None if allowed is None else list(allowed_set))
+        lone = () if hits else tuple(lone_identifier_hits(store, info.text, pool,
+                                                          None if allowed is None else list(allowed_set)))
         info = with_bare_word_symbol(store, info)
+        text_info = with_text_bare_word(store, info, hits)
         definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
         heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
                  if allowed_set is None or head in allowed_set}
@@ -141,11 +153,12 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
     cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
-                          | set(named))
+                          | set(named) | {cid for cid, _ in lone})
     evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
                               max((s for _, s in hits), default=0.0), side.sims)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
-                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads)
+                 {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone,
+                 None if allowed_set is None else frozenset(allowed_set), text_info)
 
 
 _EXEMPT: dict[tuple[str, int, int], frozenset[str]] = {}
@@ -241,11 +254,23 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     if options.definition_heads and pools.heads:
         pools = replace(pools, definitions=tuple(replace(m, chunk_id=pools.heads.get(m.chunk_id, m.chunk_id))
                                                  for m in pools.definitions))
+    if options.text_bare_words and pools.text_info is not None:
+        pools = replace(pools, info=pools.text_info)
+    if options.lone_identifiers and pools.lone_hits and not pools.lexical:
+        pools = replace(pools, lexical=[cid for cid, _ in pools.lone_hits], bm25=dict(pools.lone_hits))
     scores = weighted_fusion(pools, options)
     if not scores:
         return [], []
     rows = store.chunks_by_id(list(scores))
     scores = {cid: s for cid, s in scores.items() if cid in rows}
+    if options.text_definitions and options.symbols:
+        # a name the symbol table lacks, defined by no candidate: its definitions by text join the
+        # candidates after the table's entries, as if the table had listed them last
+        found = text_definition_pool(store, pools.info, pools.definitions, rows, pools.allowed)
+        start = len({m.chunk_id for m in pools.definitions})
+        for rank, (cid, row) in enumerate(found.items(), start=start + 1):
+            scores[cid] = options.symbol_weight / (options.rrf_k + rank)
+            rows[cid] = row
     context = RankingContext(
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,

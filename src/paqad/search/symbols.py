@@ -28,13 +28,25 @@ MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says li
 # things (`include-css`, `valid?`): a plain word, or words, to the analysis.
 _BARE_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*[?!]?")
 
+# round 8: the definition keywords of every language the chunker reads (Kotlin `fun`/`typealias`,
+# Swift `extension`/`actor`, Dart `mixin`/`factory`, Elixir `defmodule`/`defp`/`defmacro`, Clojure
+# `(defn`, Erlang `-record(`/`-define(`, Julia `macro`, Elm `type alias`); `macro_rules!` ends in
+# `!`, after which `\b` never holds, so it is matched apart (it never matched before round 8)
 _KEYWORDS = (
-    r"def|class|func|fn|function|struct|interface|trait|type|typedef|enum|union|module|protocol|record|object|"
-    r"impl|macro_rules!|const|let|var|val|alias|namespace|package|subroutine|sub|procedure"
+    r"def|class|func|fn|function|fun|struct|interface|trait|type\s+alias|type|typedef|typealias|enum|union|module|"
+    r"protocol|record|object|impl|extension|actor|mixin|newtype|delegate|factory|macro|const|let|var|val|alias|"
+    r"namespace|package|subroutine|sub|procedure|defn-?|defmodule|defp|defmacrop?|defprotocol|defimpl|defdelegate|"
+    r"defguardp?|defstruct|defexception|defrecord|deftype|defmulti|defonce|-record|-define|-type|-opaque|-callback|"
+    r"@interface"
 )
+_KEYWORD_GROUP = rf"(?:\(?(?:{_KEYWORDS})\b|macro_rules!)"
 _MODIFIERS = (
     r"(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|final|abstract|async|unsafe|"
-    r"extern|inline|virtual|override|readonly|open|sealed|data|declare|local|mut)\s+)*"
+    r"extern|inline|virtual|override|readonly|open|sealed|data|declare|local|mut|"
+    # round 8: Kotlin, C#, Swift, Scala, Dart, Julia, OCaml, Rust `const fn`, C++ templates, attributes
+    r"suspend|companion|inner|operator|infix|tailrec|annotation|value|partial|fileprivate|mutating|indirect|"
+    r"convenience|required|lazy|nonisolated|case|implicit|mutable|rec|const|enum|interface|record|base|"
+    r"template\s*<[^>\n]*>|@[\w.]+(?:\([^)\n]*\))?)\s+)*"
 )
 
 
@@ -118,13 +130,16 @@ def definition_pattern(name: str) -> re.Pattern[str]:
     """The one "this line defines ``name``" rule (ranking, and the MCP server's ``find_symbol``
     over live files): at the start of a line, optional modifiers (``export``, ``pub(crate)``,
     ``static``, ...) then a defining keyword and, within 80 characters, the name (``def get``,
-    ``func (c *Cache) Get``, ``impl Display for Name``); a C macro (``#define NAME``); an
+    ``func (c *Cache) Get``, ``impl Display for Name``); a C macro (``#define NAME``); a C++/C#
+    alias (``using name = ...``); an
     assignment (``NAME = ...``, ``x.name = ...``, ``name: T = ...``, ``get: (x) => ...``); a Go
     ``name :=``. Multi-line, case-sensitive; works on one line or a whole text."""
     escaped = re.escape(name)
     return re.compile(
-        rf"^[ \t]*{_MODIFIERS}(?:(?:{_KEYWORDS})\b[^\n]{{0,80}}?(?<![\w$]){escaped}(?![\w$])"  # keyword ... Name
+        rf"^[ \t]*{_MODIFIERS}(?:{_KEYWORD_GROUP}[^\n]{{0,80}}?(?<![\w$]){escaped}(?![\w$])"  # keyword ... Name
         rf"|#\s*define\s+{escaped}\b"  # C macros
+        rf"|using\s+{escaped}\s*=(?!=)"  # a C++/C# alias `using missing_t = std::vector<...>;` (round 8)
+        rf"|{escaped}\s*<-\s*function\b"  # R (round 8)
         rf"|(?:[\w$.]+\.)?{escaped}\s*(?::[^=\n]{{1,60}})?=(?!=)"  # NAME = ..., x.name = ... (JS/Python)
         rf"|{escaped}\s*:=)",  # Go
         re.MULTILINE,
@@ -138,9 +153,10 @@ def strict_definition_pattern(name: str) -> re.Pattern[str]:
     ArrayTypeName extends TypeName``; ``typedef`` keeps the loose form (C names the type last)."""
     escaped = re.escape(name)
     return re.compile(
-        rf"^[ \t]*{_MODIFIERS}(?:(?:{_KEYWORDS})(?:\s*<[^>\n]*>)?\s+(?:\([^)\n]*\)\s*)?(?:[\w$]+(?:\.|::))*{escaped}(?![\w$])"
+        rf"^[ \t]*{_MODIFIERS}(?:{_KEYWORD_GROUP}(?:\s*<[^>\n]*>)?\s+(?:\([^)\n]*\)\s*)?(?:[\w$]+(?:\.|::|:))*{escaped}(?![\w$])"
         rf"|typedef\b[^\n]{{0,80}}?(?<![\w$]){escaped}(?![\w$])"
         rf"|#\s*define\s+{escaped}\b"
+        rf"|using\s+{escaped}\s*=(?!=)"
         rf"|(?:[\w$.]+\.)?{escaped}\s*(?::[^=\n]{{1,60}})?=(?!=)"
         rf"|{escaped}\s*:=)",
         re.MULTILINE,
@@ -155,12 +171,13 @@ _TYPE_KEYWORDS = r"class|struct|interface|type|enum(?:\s+class)?|trait|union|rec
 def type_definition_pattern(name: str) -> re.Pattern[str]:
     """The "this line defines the type ``name``" rule: at the start of a line, modifiers, a type
     keyword, an optional export macro in capitals (C++ ``class YAML_CPP_API Node``), then the name,
-    not followed by ``;`` (a forward declaration ``class node;``) nor ``(`` (a call): Go ``type
+    not followed by ``;`` (a forward declaration ``class node;``), ``(`` (a call) nor ``*``/``&``
+    (C's ``struct locfile* locfile_init(...)`` returns one: round 8): Go ``type
     Level uint32``, TypeScript ``export type Draft<T> =``, Rust ``pub struct Shared {``, C++
     ``class node {``. Multi-line, case-sensitive."""
     escaped = re.escape(name)
     return re.compile(
-        rf"^[ \t]*{_MODIFIERS}(?:{_TYPE_KEYWORDS})[ \t]+(?:[A-Z][A-Z0-9_]*[ \t]+)?{escaped}(?![\w$])(?![ \t]*[;(])",
+        rf"^[ \t]*{_MODIFIERS}(?:{_TYPE_KEYWORDS})[ \t]+(?:[A-Z][A-Z0-9_]*[ \t]+)?{escaped}(?![\w$])(?![ \t]*[;(*&])",
         re.MULTILINE,
     )
 
@@ -238,6 +255,29 @@ def declares_field(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
 
 
 @lru_cache(maxsize=512)
+def method_head_pattern(name: str) -> re.Pattern[str]:
+    """A method's head without a keyword in a type's body (round 8): indented, modifiers and a
+    return type optional, then ``name(`` (generics allowed) and no ``;`` to the line's end (JS/TS
+    ``constructor(request: Request) {``, ``async fetch() {``, Java ``public Builder add(String s) {``,
+    C# ``public override string ToString()``); not a statement (``return name(x);``) nor a call
+    ending in ``;``. Multi-line, case-sensitive; meant for the owner type's own chunk."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"^[ \t]+(?!(?:{_STATEMENT_WORDS})\b){_MODIFIERS}(?:get[ \t]+|set[ \t]+|\*[ \t]*)?(?:[\w$<>\[\],.?]+[ \t]+)*?"
+        rf"[*&]?{escaped}[ \t]*(?:<[^>\n]*>)?[ \t]*\([^;\n]*$",
+        re.MULTILINE,
+    )
+
+
+def declares_method(row: store_mod.ChunkRow, owner: str, name: str) -> bool:
+    """Whether ``row`` is a chunk of the type ``owner``'s body (its symbol's last part, any case)
+    whose text holds a method head of ``name`` without a keyword (:func:`method_head_pattern`)."""
+    last = re.split(r"::|\.|#", row.symbol or "")[-1]
+    return (row.kind in OWNER_KINDS and last.lower() == owner.lower() and name in row.text
+            and method_head_pattern(name).search(row.text) is not None)
+
+
+@lru_cache(maxsize=512)
 def go_spec_pattern(name: str) -> re.Pattern[str]:
     """A Go ``const``/``var`` block's typed spec of ``name``: an indented ``PanicLevel Level = iota``
     (the untyped ``Name = x`` and ``var name T`` forms are :func:`definition_pattern`'s)."""
@@ -272,3 +312,30 @@ def defines_in_text(text: str, name: str, strict: bool = False) -> bool:
     # the substring test first: most candidates do not mention the name at all
     pattern = strict_definition_pattern if strict else definition_pattern
     return len(name) >= 2 and name in text and bool(pattern(name).search(text))
+
+
+@lru_cache(maxsize=512)
+def type_use_pattern(name: str) -> re.Pattern[str]:
+    """A C/C++ line that names the type ``name`` after its keyword to declare something else of
+    that type (round 8): a pointer or reference (``struct locfile* locfile_init(...) {``,
+    ``const struct locfile *l``), or a variable, parameter or function (``struct locfile l;``,
+    ``enum yaml_event_type_e type,``, ``struct jv_refcnt refcnt)``): not the type's definition.
+    One line, case-sensitive."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"(?:struct|union|enum|class)[ \t]+{escaped}(?![\w$])[ \t]*(?:[*&]|[A-Za-z_]\w*[ \t]*[;=,()\[])")
+
+
+def only_type_uses(text: str, name: str) -> bool:
+    """Whether ``text`` has a line that :func:`definition_pattern` takes for a definition of
+    ``name`` and every such line only declares something of the type ``name`` (:func:`type_use_pattern`;
+    a ``typedef`` line is a definition)."""
+    pattern, uses = definition_pattern(name), type_use_pattern(name)
+    found = False
+    for line in text.splitlines():
+        if name in line and pattern.search(line):
+            # a typedef names a type (`typedef struct jv_parser jv_parser;`): a definition
+            if line.lstrip().startswith("typedef") or not uses.search(line):
+                return False
+            found = True
+    return found

@@ -20,18 +20,20 @@ canonical one (an override, a submodule's, a wrapper: :mod:`~paqad.search.signal
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from paqad import store as store_mod
 from paqad.search.analysis import Identifier
 from paqad.search.signals.canonical import prefer_canonical
+from paqad.search.signals.header_types import keeps_share
 from paqad.search.signals.loose_matches import prefer_strict
 from paqad.search.signals.overloads import prefer_bodies
 from paqad.search.signals.reopenings import discount_reopenings
 from paqad.search.signals.trait_impls import prefer_rust_definitions
-from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, defines_constant_in_text,
-                                  defines_in_text, defines_signature_in_text, go_spec_pattern, is_constant_shape,
-                                  text_type)
+from paqad.search.symbols import (SIGNATURE_LANGUAGES, DefinitionMatch, declares_field, declares_method,
+                                  defines_constant_in_text, defines_in_text, defines_signature_in_text, go_spec_pattern,
+                                  is_constant_shape, only_type_uses, text_type)
 
 if TYPE_CHECKING:
     from paqad.search.options import RankingOptions
@@ -58,6 +60,10 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
         share = options.unqualified_share if identifier.qualified else 1.0
     elif options.member_fields and identifier.qualified and declares_field(row, identifier.parts[-2], identifier.name):
         share = options.unqualified_share  # `Foo.bar`: a field of Foo's body (qualified_members lifts it)
+    elif options.member_heads and identifier.qualified and declares_method(row, identifier.parts[-2], identifier.name):
+        share = options.unqualified_share  # round 8: `TimeoutError.constructor` in the class's own chunk
+    elif options.qualified_signatures and identifier.qualified and _member_head(row, identifier):
+        share = options.unqualified_share  # round 8: a C++ method head of Foo's, its line led by a macro
     else:
         return 0.0
     if identifier.embedded:
@@ -69,6 +75,15 @@ def _share(context: RankingContext, row: store_mod.ChunkRow, identifier: Identif
     return share
 
 
+def _member_head(row: store_mod.ChunkRow, identifier: Identifier) -> bool:
+    """A C/C++ chunk whose symbol path names the qualifier of ``Foo::bar`` and whose text holds a
+    definition head of ``bar`` without a keyword (``CLI11_NODISCARD const std::string &get_group()
+    const {``, which the table names ``OptionBase.std`` after its return type)."""
+    parts = [p.lower() for p in re.split(r"::|\.|#", row.symbol or "")]
+    return (row.language in SIGNATURE_LANGUAGES and identifier.parts[-2].lower() in parts
+            and defines_signature_in_text(row.text, identifier.name))
+
+
 def _defines(row: store_mod.ChunkRow, name: str, options: RankingOptions) -> bool:
     """The text rule of a definition: a constant-shaped name (``MAX_VEC_POS``, ``GUID``) by
     :func:`~paqad.search.symbols.defines_constant_in_text` (``constant_shapes``: the name right
@@ -76,11 +91,14 @@ def _defines(row: store_mod.ChunkRow, name: str, options: RankingOptions) -> boo
     :func:`~paqad.search.symbols.defines_in_text`, and in C/C++ (``c_signatures``) a function
     definition's head without a keyword (``inline _Indent Indent(int value) {``:
     :func:`~paqad.search.symbols.defines_signature_in_text`), and in Go (``go_specs``) a typed
-    spec of a ``const``/``var`` block (``PanicLevel Level = iota``)."""
+    spec of a ``const``/``var`` block (``PanicLevel Level = iota``). In C/C++ (``c_type_uses``,
+    round 8) lines that only declare something of the type (``struct locfile* f(...)``:
+    :func:`~paqad.search.symbols.only_type_uses`) define nothing."""
     if options.constant_shapes and is_constant_shape(name):
         return defines_constant_in_text(row.text, name)
     if defines_in_text(row.text, name, options.strict_definitions):
-        return True
+        # round 8 (c_type_uses): `struct locfile* locfile_init(...)` declares a function returning one
+        return not (options.c_type_uses and row.language in SIGNATURE_LANGUAGES and only_type_uses(row.text, name))
     if options.go_specs and row.language == "go" and name in row.text and go_spec_pattern(name).search(row.text):
         return True
     return (options.c_signatures and row.language in SIGNATURE_LANGUAGES
@@ -117,10 +135,14 @@ def _stem(path: str) -> str:
 def _prefer_implementations(context: RankingContext, shares: dict[int, float]) -> dict[int, float]:
     """Shares x ``declaration_share`` for a declaration file (``parser.mli``, ``slice.h``) whose
     implementation file of the same name (``parser.ml``, ``slice.cc``) defines a query name too;
-    a header alone (a C++ class defined in its ``.h``) keeps its share."""
+    a header alone (a C++ class defined in its ``.h``) keeps its share, and so (``header_types``)
+    does a header chunk defining a type-shaped query name as a type
+    (:mod:`~paqad.search.signals.header_types`)."""
     if context.options.declaration_share == 1.0:
         return shares
-    declared = {cid for cid in shares if context.rows[cid].path.endswith(DECLARATION_SUFFIXES)}
+    # round 8 (header_types): a class/struct body in a header is the type's definition, not a declaration
+    declared = {cid for cid in shares if context.rows[cid].path.endswith(DECLARATION_SUFFIXES)
+                and not keeps_share(context, cid)}
     implemented = {_stem(context.rows[cid].path) for cid in shares if cid not in declared}
     return {cid: share * (context.options.declaration_share
                           if cid in declared and _stem(context.rows[cid].path) in implemented else 1.0)

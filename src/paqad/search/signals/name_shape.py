@@ -8,7 +8,8 @@
   chunk whose symbol is that member (``CurlMultiHandler.tick``) is asked for, as ``Foo.bar``, and
   the type's own chunks lose the share they got for the type's name;
 - ``macro_or_function``: a name a C macro (``#define name``) and a function both define ranks the
-  function first unless the query says "macro" (``macro_share`` on the macro's score);
+  function first unless the query says "macro" (``macro_share`` on the macro's score; then, with
+  ``asked_macros``, round 8, on the function's);
 - ``free_functions`` (round 6): a bare lower-case name (``isTerminal``, ``split_up()``) that a free
   function and a type's method both define with a full share ranks the free function first
   (``member_share`` on the methods' scores): a method is named by its type (``Foo.bar``);
@@ -29,7 +30,8 @@ from typing import TYPE_CHECKING
 from paqad.search.analysis import SYMBOL
 from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, symbol_parts
-from paqad.search.symbols import OWNER_KINDS, declares_field, defines_in_text, text_type
+from paqad.search.symbols import (OWNER_KINDS, SIGNATURE_LANGUAGES, declares_field, declares_method,
+                                  defines_in_text, defines_signature_in_text, text_type)
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -52,8 +54,14 @@ def _full_share(context: RankingContext, cid: int, qualifier: str, name: str) ->
             return False
         # round 6 (`member_fields`): a field of Foo's body (Go `DataKey string`, `private int count;`)
         return defines_in_text(row.text, name, strict=True) or (
-            context.options.member_fields and declares_field(row, qualifier, name))
-    return parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True)
+            context.options.member_fields and declares_field(row, qualifier, name)) or (
+            context.options.member_heads and declares_method(row, qualifier, name))
+    if parts[-1] == name.lower() or defines_in_text(row.text, name, strict=True):
+        return True
+    # round 8 (qualified_signatures): a C++ method head the table named after its return type
+    # (`CLI11_NODISCARD const std::string &get_group() const {` as `OptionBase.std`)
+    return (context.options.qualified_signatures and row.language in SIGNATURE_LANGUAGES
+            and defines_signature_in_text(row.text, name))
 
 
 def qualified_members(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
@@ -106,8 +114,10 @@ def _is_macro(row_text: str, name: str) -> bool:
 
 def macro_or_function(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with ``macro_share`` on chunks that define a query name as a macro when a function
-    chunk defines it too (and the query does not ask for a macro)."""
-    if _MACRO_WORDS.search(context.info.text):
+    chunk defines it too (and the query does not ask for a macro); when the query says "macro"
+    (``asked_macros``, round 8), on the function chunks instead."""
+    asked = _MACRO_WORDS.search(context.info.text) is not None
+    if asked and not context.options.asked_macros:
         return scores
     out = dict(scores)
     for identifier in context.info.identifiers:
@@ -117,9 +127,14 @@ def macro_or_function(scores: dict[int, float], context: RankingContext) -> dict
                      if row.kind in FUNCTION_KINDS and symbol_parts(row.symbol)[-1:] == [name]]
         if not functions:
             continue
-        for cid, row in defining.items():
-            if cid not in functions and _is_macro(row.text, name):
-                out[cid] *= context.options.macro_share
+        macros = [cid for cid, row in defining.items() if cid not in functions and _is_macro(row.text, name)]
+        if asked:  # round 8 (asked_macros): "the buffer_used macro": the function of the name below it
+            if macros:
+                for cid in functions:
+                    out[cid] *= context.options.macro_share
+            continue
+        for cid in macros:
+            out[cid] *= context.options.macro_share
     return out
 
 
