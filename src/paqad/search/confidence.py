@@ -106,8 +106,8 @@ class QueryEvidence:
 
     These five (:data:`SIZED_FIELDS`) are None (unknown) in an index of fewer than
     :data:`BACKGROUND_MIN_CHUNKS` chunks. Two more are measured at every size, because neither
-    depends on the index being a background for its own best chunk (round 8: a keyword-only index
-    of a small project rated another project's ``mergeConfig`` 84 % confident):
+    depends on the index being a background for its own best chunk (round 8: a keyword-only copy
+    of loguru, 371 chunks, rated axios' ``setProxy`` 84 % confident):
 
     - ``missing_terms``: ``absent_terms``' share (query terms of FTS5 document frequency 0), in
       [0, 1], 0.0 without terms;
