@@ -194,10 +194,12 @@ def test_a_small_index_is_rated_with_the_fits_assumed_query_evidence(pool_projec
     with store_mod.open_store(paths, readonly=True) as store:
         _, evidence = rank_with_evidence(store, gather(store, embedder, "where are waiting tasks started"), top_n=3,
                                          options=RankingOptions())
-    assert evidence[0].query == QueryEvidence(None, None, None, None, None)
+    # the five sized fields unknown; the two measured at every size (round 8) measured: every term
+    # of the query is in the index, and it names no identifier
+    assert evidence[0].query == QueryEvidence(None, None, None, None, None, missing_terms=0.0, undefined_names=0.0)
     shipped = load_calibration("Xenova/all-MiniLM-L6-v2")
     assumed = (0.9, 0.05, 0.2, 3.7, 0.6)
     fit = replace(shipped, unknown_query=assumed)
-    known = replace(evidence[0], query=QueryEvidence(*assumed))
+    known = replace(evidence[0], query=QueryEvidence(*assumed, missing_terms=0.0, undefined_names=0.0))
     assert fit.probability(evidence[0]) == fit.probability(known) == replace(shipped, unknown_query=None).probability(known)
     assert replace(shipped, unknown_query=None).probability(evidence[0]) != fit.probability(evidence[0])

@@ -76,9 +76,18 @@ class _Passages:
         self.final, self.context = final, context
         self.file_best: dict[str, float] = {}  # best final score of each file's candidates (order is best first)
         self.in_file: dict[str, int] = {}
+        self.next_in_file: dict[int, int] = {}  # a candidate -> its file's next candidate of another text
         if wanted:
+            last: dict[str, int] = {}
             for cid in order:
-                self.file_best.setdefault(context.rows[cid].path, final[cid])
+                row = context.rows[cid]
+                self.file_best.setdefault(row.path, final[cid])
+                before = last.get(row.path)
+                if before is not None and context.rows[before].text == row.text:
+                    continue  # the same text again is shown once (assemble): not a competitor
+                if before is not None:
+                    self.next_in_file[before] = cid
+                last[row.path] = cid
             self.coverage = _Coverage(query_terms(context.info.lexical_text), context, final)
 
     def of(self, cid: int) -> dict:
@@ -89,7 +98,10 @@ class _Passages:
         row = self.context.rows[cid]
         self.in_file[row.path] = self.in_file.get(row.path, 0) + 1
         best = self.file_best[row.path]
+        after = self.next_in_file.get(cid)
+        own = self.final[cid]
         return {"chunk_in_file": self.in_file[row.path],
+                "file_next": self.final[after] / own if after is not None and own > 0 else 0.0,
                 "file_share": self.final[cid] / best if best > 0 else 1.0, "thin": is_thin(row),
                 "term_coverage": self.coverage.chunk(cid), "file_coverage": self.coverage.file(row.path),
                 "symbol_words": symbol_word_share(self.context.info.words, row.symbol or "")}

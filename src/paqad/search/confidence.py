@@ -48,11 +48,17 @@ FEATURES = (
     # beats the next is a toss-up; a ratio of the query's own scores, so its scale does not vary
     # by project or model (bench/README.md "Round 7: confidence that transfers")
     "lead_x_rank",
+    # query-level evidence measured at every index size (round 8: the keyword-only fit's "nothing
+    # here" in small projects, where the five above are unknown): the share of the query's terms
+    # no chunk holds, the share of its identifiers no chunk defines, and their products with 1/rank
+    "missing_terms", "undefined_names", "missing_x_rank", "undefined_x_rank",
+    # the passage's lead over the next chunk of its own file (round 8): right file, but which passage?
+    "file_lead_x_rank",
 )
 # The passage-level features above; a fit without them (``--features base`` in bench/calibration.py)
 # is the file-level model of calibration version 2.
 PASSAGE_FEATURES = frozenset({"inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap",
-                              "symbol_words", "first_in_file_x_rank", "coverage_x_rank"})
+                              "symbol_words", "first_in_file_x_rank", "coverage_x_rank", "file_lead_x_rank"})
 DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "cosine_x_symbol", "cosine_margin",
                             "background_z", "top_cosine", "margin_x_rank", "margin_x_cosine", "z_x_rank",
                             "cosine_x_rank"})
@@ -61,6 +67,9 @@ DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "c
 COSINE_FEATURES = frozenset({"cosine", "cosine_gap", "cosine_x_symbol", "cosine_margin", "top_cosine", "margin_x_rank",
                              "margin_x_cosine", "cosine_x_rank"})
 CALIBRATION_VERSION = 2  # 2: negatives in the fit, query-level features, chunk-level labels
+# The QueryEvidence fields unknown (None) below BACKGROUND_MIN_CHUNKS, in order: what a fit's
+# ``unknown_query`` stands in for. The others are measured at every size.
+SIZED_FIELDS = ("bm25_reach", "absent_terms", "cosine_margin", "background_z", "top_cosine")
 BACKGROUND_SAMPLE = 256  # stored embeddings the query is compared with as a background (fixed, evenly spaced rows)
 BACKGROUND_QUANTILE = 95.0  # the background's percentile the top cosine is measured against
 # Below this many chunks an index is no background for its own best chunk (in a 5-chunk project
@@ -95,7 +104,17 @@ class QueryEvidence:
       as the margin.
     - ``top_cosine``: the best cosine of the query in the index (0.0 without the dense side).
 
-    Every value is None (unknown) in an index of fewer than :data:`BACKGROUND_MIN_CHUNKS` chunks.
+    These five (:data:`SIZED_FIELDS`) are None (unknown) in an index of fewer than
+    :data:`BACKGROUND_MIN_CHUNKS` chunks. Two more are measured at every size, because neither
+    depends on the index being a background for its own best chunk (round 8: a keyword-only copy
+    of loguru, 371 chunks, rated axios' ``setProxy`` 84 % confident):
+
+    - ``missing_terms``: ``absent_terms``' share (query terms of FTS5 document frequency 0), in
+      [0, 1], 0.0 without terms;
+    - ``undefined_names``: the share of the query's identifiers
+      (:attr:`paqad.search.analysis.QueryInfo.identifiers`) that no chunk's symbol-table entry
+      defines (:func:`paqad.search.symbols.symbol_pool` found no match), in [0, 1]; 0.0 for a
+      query without identifiers.
     """
 
     bm25_reach: float | None = 0.0
@@ -103,6 +122,8 @@ class QueryEvidence:
     cosine_margin: float | None = 0.0
     background_z: float | None = 0.0
     top_cosine: float | None = 0.0
+    missing_terms: float = 0.0
+    undefined_names: float = 0.0
 
 
 NO_QUERY_EVIDENCE = QueryEvidence()
@@ -140,19 +161,21 @@ def background_evidence(sims, top_cosine: float) -> tuple[float | None, float | 
     return top_cosine - float(np.percentile(sample, BACKGROUND_QUANTILE)), z
 
 
-def query_evidence(chunks: int, frequencies: dict[str, int], best_bm25: float, sims=None) -> QueryEvidence:
+def query_evidence(chunks: int, frequencies: dict[str, int], best_bm25: float, sims=None,
+                   undefined: float = 0.0) -> QueryEvidence:
     """The :class:`QueryEvidence` of one query: ``frequencies`` are its terms' document
     frequencies in an index of ``chunks`` rows, ``best_bm25`` its best BM25 score (higher is
     better, 0.0 without hits), ``sims`` ``(n,)`` its cosines against every chunk with a vector
-    (None: no dense side). All None below :data:`BACKGROUND_MIN_CHUNKS` chunks."""
+    (None: no dense side), ``undefined`` the share of its identifiers no chunk defines. The
+    :data:`SIZED_FIELDS` are None below :data:`BACKGROUND_MIN_CHUNKS` chunks."""
+    absent = sum(1 for n in frequencies.values() if n == 0) / len(frequencies) if frequencies else 0.0
     if chunks < BACKGROUND_MIN_CHUNKS:
-        return QueryEvidence(None, None, None, None, None)
+        return QueryEvidence(None, None, None, None, None, absent, undefined)
     ceiling = bm25_ceiling(chunks, list(frequencies.values())) if chunks else 0.0
     reach = best_bm25 / ceiling if ceiling > 0 else 0.0
-    absent = sum(1 for n in frequencies.values() if n == 0) / len(frequencies) if frequencies else 0.0
     top = float(sims.max()) if sims is not None and len(sims) else 0.0
     margin, z = background_evidence(sims, top)
-    return QueryEvidence(reach, absent, margin, z, top)
+    return QueryEvidence(reach, absent, margin, z, top, absent, undefined)
 
 
 @dataclass(frozen=True)
@@ -179,6 +202,10 @@ class Evidence:
     2; 0.0 when there is no second result), the same for every result of one query: the first
     result's lead is ``1 - runner_up`` (feature ``lead_x_rank``, weighted by 1/rank like the other
     query-level products).
+
+    ``file_next``: the final score of the next candidate of the result's own file (another text)
+    divided by the result's (0.0 when its file has none): the passage's lead over its file's next
+    chunk is ``1 - file_next`` (feature ``file_lead_x_rank``, times 1/rank; round 8).
     """
 
     cosine: float
@@ -205,6 +232,7 @@ class Evidence:
     file_coverage: float = 0.0
     symbol_words: float = 0.0
     runner_up: float = 0.0
+    file_next: float = 0.0
 
     def vector(self) -> dict[str, float]:
         """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
@@ -253,6 +281,11 @@ class Evidence:
             "first_in_file_x_rank": float(self.chunk_in_file == 1) * top,
             "coverage_x_rank": self.term_coverage * top,
             "lead_x_rank": (1.0 - self.runner_up) * top,
+            "missing_terms": q.missing_terms,
+            "undefined_names": q.undefined_names,
+            "missing_x_rank": q.missing_terms * top,
+            "undefined_x_rank": q.undefined_names * top,
+            "file_lead_x_rank": (1.0 - self.file_next) * top,
         }
 
 
@@ -264,7 +297,7 @@ class Calibration:
     ``features`` are the inputs it uses with their ``weights``; ``means``/``scales`` standardise
     them first; ``fitted_on`` says on what (benchmark, split, cases, results).
 
-    ``unknown_query``: the :class:`QueryEvidence` values (its five fields, in order) assumed for a
+    ``unknown_query``: the :class:`QueryEvidence` values (its :data:`SIZED_FIELDS`, in order) assumed for a
     query whose index is too small to measure them (fewer than :data:`BACKGROUND_MIN_CHUNKS`
     chunks: every field None): the mean first result's evidence of the answerable prompts the fit
     saw, so the products with the rank keep their meaning (the training mean of
@@ -294,7 +327,7 @@ class Calibration:
         :attr:`unknown_query` when the fit carries it, else an unknown (None) input adds nothing
         (as if it were the training mean)."""
         if self.unknown_query is not None and evidence.query.bm25_reach is None:
-            evidence = replace(evidence, query=QueryEvidence(*self.unknown_query))
+            evidence = replace(evidence, query=replace(evidence.query, **dict(zip(SIZED_FIELDS, self.unknown_query))))
         x = evidence.vector()
         z = self.bias
         for name, w, m, s in zip(self.features, self.weights, self.means, self.scales):

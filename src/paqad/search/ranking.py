@@ -154,8 +154,11 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     lexical = [cid for cid, _ in hits]
     cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
                           | set(named) | {cid for cid, _ in lone})
+    defined = {m.identifier.name for m in definitions}
+    undefined = (sum(1 for i in info.identifiers if i.name not in defined) / len(info.identifiers)
+                 if info.identifiers else 0.0)
     evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
-                              max((s for _, s in hits), default=0.0), side.sims)
+                              max((s for _, s in hits), default=0.0), side.sims, undefined)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
                  {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone,
                  None if allowed_set is None else frozenset(allowed_set), text_info)
