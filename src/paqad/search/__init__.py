@@ -88,12 +88,13 @@ def search(
         model = embedder if use_dense else None
         try:
             pools = gather(store, model, query, path_prefix=path_prefix, long_prompts=options.long_prompts,
-                           deadline=deadline)
+                           pool=max(options.pool_depth, options.agreement_depth), deadline=deadline)
         except PaqadError as exc:
             if model is None or isinstance(exc, IndexStaleError):
                 raise
             degraded, model = Degraded.from_error(exc), None
-            pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
+            pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts,
+                           pool=max(options.pool_depth, options.agreement_depth))
         if pools.dense_missing is not None:  # the deadline or the model left the dense pool out
             degraded, model = pools.dense_missing, None
         ranking = options if model is not None else replace(options, dense=False)

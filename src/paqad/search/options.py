@@ -42,6 +42,18 @@ class RankingOptions:
     symbol_lexical_weight: float = 1.4
     kind_weights: bool = True
     rrf_k: int = RRF_K
+    # issue 24, round 8 (bench/README.md "Round 8: prose questions"): a plain question's pool weights
+    # x these (words only: no identifier, no path, not a long prompt; fusion.is_plain_question) and
+    # the k of every prose query's reciprocal-rank terms (0: rrf_k)
+    plain_dense_factor: float = 1.0
+    plain_lexical_factor: float = 1.0
+    prose_rrf_k: int = 0
+    # candidates taken from each of the dense and BM25 rankers before fusion (gather's default pool is
+    # this; rank cuts deeper pools to it, so a shallower configuration ranks the same pools)
+    pool_depth: int = 100
+    long_pool_depth: int = 0  # a long prompt's (0: pool_depth; gather fetches pool_depth, so at most that)
+    # and past it, down to this depth, the candidates both pools hold (ranking.cut_pools; 0: none)
+    agreement_depth: int = 0
     # symbols: the symbol table's definitions of the query's identifiers join as a pool, and a
     # chunk that defines one gets `definition_boost` x the best fused score (embedded identifiers
     # in prose get `embedded_share` of it; a bare name match of a qualified identifier
@@ -141,6 +153,7 @@ class RankingOptions:
     # Python and test symbol, def@1, C, C++ (bench/README.md "Round 6: file level of prose questions")
     coherence: float = 0.0
     file_support: float = 0.0
+    plain_file_support: float = 0.0  # round 8: file_support's share for plain questions only (0.0: file_support's)
     saturation: float = 0.5
     # the first release's signal set (paqad.search.signals.older), kept measurable
     signals: frozenset[str] = DEFAULT_SIGNALS
