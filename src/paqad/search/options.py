@@ -279,6 +279,16 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
 
 
+def _round_8_prose(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Round 8's fusion fundamentals of prose questions (bench/README.md "Round 8: prose
+    questions"): on together (``with-round-8-prose``) and each alone."""
+    return {
+        "with-deep-pools": replace(default, pool_depth=150, long_pool_depth=100),
+        "with-plain-dense": replace(default, plain_dense_factor=1.3),
+        "with-round-8-prose": replace(default, pool_depth=150, long_pool_depth=100, plain_dense_factor=1.3),
+    }
+
+
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
     """Round 6's file level of prose questions (bench/README.md "Round 6: file level of prose
     questions"): each off, all off (``no-round-6-prose``), and the one left off."""
@@ -411,6 +421,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8_prose(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
