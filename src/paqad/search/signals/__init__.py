@@ -77,7 +77,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("platform_twins", platform_twins.apply, lambda o: o.symbols and o.platform_twin_share < 1.0),
     Signal("coherence", coherence.apply, lambda o: bool(o.coherence)),
     # issue 24, round 6: a file's second-best chunk supports it (before saturation discounts it)
-    Signal("file_support", file_support.apply, lambda o: o.file_support > 0.0 or o.plain_file_support > 0.0),
+    Signal("file_support", file_support.apply, lambda o: o.file_support > 0.0),
     Signal("saturation", saturation.apply, lambda o: o.saturation < 1.0),
     Signal("record_data", record_data.apply, lambda o: o.record_data and o.priors),
     # issue 24, round 4 (after saturation and record_data, before passage_choice, which must stay last)

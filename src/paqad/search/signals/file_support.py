@@ -14,9 +14,7 @@ lost with a share of the mean of the 2nd and 3rd (Rust). Symbol queries (one ide
 left alone: their answer is one definition. ``0.0`` = off, the default: measured at 0.1, it
 gained curated dev (where, architecture, 7 languages, none lost) but lost git-mined dev C++ and
 Python and test symbol questions, def@1, C and C++ (bench/README.md "Round 6: file level of prose
-questions"), so it is left off. ``plain_file_support`` (round 8): the share for a plain question
-only (words, no identifier or path: :func:`~paqad.search.fusion.is_plain_question`), whatever
-``file_support`` is.
+questions"), so it is left off.
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
-from paqad.search.fusion import is_plain_question
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -34,8 +31,6 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     """Scores (chunk id -> score) with each chunk raised by ``file_support`` x its file's
     second-best score (files with one candidate unchanged); a symbol query's scores as given."""
     share = context.options.file_support
-    if context.options.plain_file_support > 0.0 and is_plain_question(context.info):
-        share = context.options.plain_file_support
     if context.info.kind == SYMBOL or share <= 0.0:
         return scores
     by_file = context.files_best_first(scores)
