@@ -130,7 +130,7 @@ def run_project(project: corpora.Project, config_names: list[str], *, cases=None
     log(f"  index: {report.summary()} ({time.perf_counter() - started:.1f}s)")
     configs = configurations()
     # one gather per case, as deep as the deepest configuration's pools (rank cuts them to each one's)
-    depth = max(max(configs[name].pool_depth, configs[name].agreement_depth) for name in config_names)
+    depth = max(configs[name].gather_depth for name in config_names)
     out: dict[str, dict[str, Score]] = {}
     with store_mod.open_store(paths, readonly=True) as store:
         indexed = set(store.files())

@@ -229,6 +229,11 @@ class RankingOptions:
     error_type_prior: float = 0.7
 
     @property
+    def gather_depth(self) -> int:
+        """How deep gather fetches the dense and BM25 pools for these options (rank cuts them)."""
+        return max(self.pool_depth, self.agreement_depth)
+
+    @property
     def rankers(self) -> tuple[str, ...]:
         """The rankers in force, in order: ``("dense", "lexical")``, or one of them."""
         return tuple(name for name, on in (("dense", self.dense), ("lexical", self.lexical)) if on)
