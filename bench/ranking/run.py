@@ -129,6 +129,8 @@ def run_project(project: corpora.Project, config_names: list[str], *, cases=None
     report = sync(paths, settings, embedder, full=rebuild)
     log(f"  index: {report.summary()} ({time.perf_counter() - started:.1f}s)")
     configs = configurations()
+    # one gather per case, as deep as the deepest configuration's pools (rank cuts them to each one's)
+    depth = max(configs[name].gather_depth for name in config_names)
     out: dict[str, dict[str, Score]] = {}
     with store_mod.open_store(paths, readonly=True) as store:
         indexed = set(store.files())
@@ -141,7 +143,7 @@ def run_project(project: corpora.Project, config_names: list[str], *, cases=None
             for name in config_names:
                 flag = configs[name].long_prompts
                 if flag not in gathered:
-                    gathered[flag] = gather(store, embedder, case["query"], long_prompts=flag)
+                    gathered[flag] = gather(store, embedder, case["query"], long_prompts=flag, pool=depth)
                 results = rank(store, gathered[flag], top_n=TOP_N, options=configs[name])
                 per[name] = case_score(case, [(r.path, r.start_line, r.end_line) for r in results])
             out[case["id"]] = per

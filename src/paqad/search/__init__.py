@@ -85,15 +85,15 @@ def search(
         coverage = embedded / chunks if chunks else 1.0
         if use_dense:
             embedder, degraded = _dense_embedder(paths, settings, meta, coverage, embedder, degraded, deadline)
-        model = embedder if use_dense else None
+        model, depth = (embedder if use_dense else None), options.gather_depth
         try:
             pools = gather(store, model, query, path_prefix=path_prefix, long_prompts=options.long_prompts,
-                           deadline=deadline)
+                           pool=depth, deadline=deadline)
         except PaqadError as exc:
             if model is None or isinstance(exc, IndexStaleError):
                 raise
             degraded, model = Degraded.from_error(exc), None
-            pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts)
+            pools = gather(store, None, query, path_prefix=path_prefix, long_prompts=options.long_prompts, pool=depth)
         if pools.dense_missing is not None:  # the deadline or the model left the dense pool out
             degraded, model = pools.dense_missing, None
         ranking = options if model is not None else replace(options, dense=False)

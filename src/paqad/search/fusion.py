@@ -10,6 +10,7 @@ from paqad.config import RRF_K
 from paqad.search.analysis import SYMBOL
 
 if TYPE_CHECKING:
+    from paqad.search.analysis import QueryInfo
     from paqad.search.options import RankingOptions
     from paqad.search.ranking import Pools
     from paqad.search.symbols import DefinitionMatch
@@ -56,24 +57,43 @@ def _definition_weights(pools: Pools, options: RankingOptions) -> list[float]:
     return [weight(m) for m in first.values()]
 
 
+def is_plain_question(info: QueryInfo) -> bool:
+    """A short prose question naming no identifier and no path (``where are retries
+    decided``): words only, answered by behaviour rather than by one definition."""
+    return info.kind != SYMBOL and not info.long and not info.identifiers and not info.paths
+
+
+def pool_weights(pools: Pools, options: RankingOptions) -> tuple[float, float]:
+    """(dense weight, BM25 weight) of the query's kind: ``symbol_*_weight`` for a query that is
+    one identifier, else ``dense_weight`` / ``lexical_weight``, those x ``plain_dense_factor`` /
+    ``plain_lexical_factor`` for a plain question (:func:`is_plain_question`)."""
+    if pools.info.kind == SYMBOL and options.kind_weights:
+        return options.symbol_dense_weight, options.symbol_lexical_weight
+    if options.kind_weights and is_plain_question(pools.info):
+        return options.dense_weight * options.plain_dense_factor, options.lexical_weight * options.plain_lexical_factor
+    return options.dense_weight, options.lexical_weight
+
+
 def weighted_fusion(pools: Pools, options: RankingOptions) -> dict[int, float]:
     """Fused score per chunk id of the pools in force: dense and BM25 (weights by query kind:
-    ``symbol_*_weight`` for a query that is one identifier), the symbol table's definitions
-    (``symbol_weight``; :func:`_definition_weights`) and the chunks of files the query names
-    (``named_file_weight``)."""
-    symbol_query = pools.info.kind == SYMBOL and options.kind_weights
+    :func:`pool_weights`), the symbol table's definitions (``symbol_weight``;
+    :func:`_definition_weights`) and the chunks of files the query names (``named_file_weight``).
+    k of every reciprocal-rank term is ``rrf_k``, or ``prose_rrf_k`` (when > 0) for a query that
+    is not one identifier."""
+    dense_weight, lexical_weight = pool_weights(pools, options)
+    k = options.prose_rrf_k if pools.info.kind != SYMBOL and options.prose_rrf_k > 0 else options.rrf_k
     rankings: list[tuple[list[int], float]] = []
     if options.dense:
-        rankings.append((pools.dense, options.symbol_dense_weight if symbol_query else options.dense_weight))
+        rankings.append((pools.dense, dense_weight))
     if options.lexical:
-        rankings.append((pools.lexical, options.symbol_lexical_weight if symbol_query else options.lexical_weight))
-    scores = reciprocal_rank_fusion([r for r, _ in rankings], k=options.rrf_k, weights=[w for _, w in rankings])
+        rankings.append((pools.lexical, lexical_weight))
+    scores = reciprocal_rank_fusion([r for r, _ in rankings], k=k, weights=[w for _, w in rankings])
     if options.symbols and pools.definitions:
         order = list(dict.fromkeys(m.chunk_id for m in pools.definitions))
         for rank, (cid, weight) in enumerate(zip(order, _definition_weights(pools, options)), start=1):
             if weight > 0:
-                scores[cid] = scores.get(cid, 0.0) + weight / (options.rrf_k + rank)
+                scores[cid] = scores.get(cid, 0.0) + weight / (k + rank)
     if options.named_files and pools.named and options.named_file_weight > 0:
         for rank, cid in enumerate(pools.named, start=1):
-            scores[cid] = scores.get(cid, 0.0) + options.named_file_weight / (options.rrf_k + rank)
+            scores[cid] = scores.get(cid, 0.0) + options.named_file_weight / (k + rank)
     return scores

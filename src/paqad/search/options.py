@@ -42,6 +42,22 @@ class RankingOptions:
     symbol_lexical_weight: float = 1.4
     kind_weights: bool = True
     rrf_k: int = RRF_K
+    # issue 24, round 8 (bench/README.md "Round 8: prose questions"): a plain question's pool weights
+    # x these (words only: no identifier, no path, not a long prompt; fusion.is_plain_question) and
+    # the k of every prose query's reciprocal-rank terms (0: rrf_k). Measured, left off: dense 1.3
+    # wins with 4 of 19 dev projects left out; prose_rrf_k 40 with 17 of 19, held-out 0.885 -> 0.884
+    plain_dense_factor: float = 1.0
+    plain_lexical_factor: float = 1.0
+    prose_rrf_k: int = 0
+    # candidates taken from each of the dense and BM25 rankers before fusion (gather's default pool is
+    # this; rank cuts deeper pools to it, so a shallower configuration ranks the same pools). Round 8,
+    # measured, left at 100: 150 (long prompts 100) wins with all 19 dev projects left out (0.885 ->
+    # 0.888) but loses dev Java and test PHP, TypeScript (config with-deep-pools)
+    pool_depth: int = 100
+    long_pool_depth: int = 0  # a long prompt's (0: pool_depth; gather fetches pool_depth, so at most that)
+    # and past it, down to this depth, the candidates both pools hold (ranking.cut_pools; 0: none).
+    # Measured, left off: 200 (on 14 dev projects) gains only through one project: with it left out, none
+    agreement_depth: int = 0
     # symbols: the symbol table's definitions of the query's identifiers join as a pool, and a
     # chunk that defines one gets `definition_boost` x the best fused score (embedded identifiers
     # in prose get `embedded_share` of it; a bare name match of a qualified identifier
@@ -260,6 +276,11 @@ class RankingOptions:
     c_test_files: bool = True
 
     @property
+    def gather_depth(self) -> int:
+        """How deep gather fetches the dense and BM25 pools for these options (rank cuts them)."""
+        return max(self.pool_depth, self.agreement_depth)
+
+    @property
     def rankers(self) -> tuple[str, ...]:
         """The rankers in force, in order: ``("dense", "lexical")``, or one of them."""
         return tuple(name for name, on in (("dense", self.dense), ("lexical", self.lexical)) if on)
@@ -322,8 +343,6 @@ ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, "inline_test_prior": 1.0, "enum_file_prior
                "docstring_passages": False, "named_type_trades": False}
 
 
-
-
 def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
     """Round 8's symbol-definition rules: each off (``no-...``), all off (``no-symbols-def3``), and
     the three measured and left off, on (``with-...``)."""
@@ -337,6 +356,17 @@ def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-member-heads": replace(default, member_heads=False),
         "no-text-bare-words": replace(default, text_bare_words=False),
         "no-symbols-def3": replace(default, **ROUND_8_SYMBOLS_OFF),
+    }
+
+
+def _round_8_prose(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Round 8's fusion fundamentals of prose questions (bench/README.md "Round 8: prose
+    questions"): on together (``with-round-8-prose``) and each alone; all measured and left off
+    (each lost a language on dev or test)."""
+    return {
+        "with-deep-pools": replace(default, pool_depth=150, long_pool_depth=100),
+        "with-plain-dense": replace(default, plain_dense_factor=1.3),
+        "with-round-8-prose": replace(default, pool_depth=150, long_pool_depth=100, plain_dense_factor=1.3),
     }
 
 
@@ -497,10 +527,8 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_symbols(default))
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
-    configs.update(_round_7(default))
-    configs.update(_round_8(default))
-    configs.update(_round_8_passages(default))
-    configs.update(_round_8_symbols(default))
+    for part in (_round_7, _round_8, _round_8_passages, _round_8_symbols, _round_8_prose):
+        configs.update(part(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

@@ -36,10 +36,10 @@ from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline
 from paqad.search.symbols import DefinitionMatch, symbol_pool, with_bare_word_symbol
 
-__all__ = ["MAX_NAMED_FILE_CHUNKS", "POOL_SIZE", "Pools", "RankingOptions", "ablations", "gather", "option_names",
-           "rank", "rank_with_evidence"]
+__all__ = ["MAX_NAMED_FILE_CHUNKS", "POOL_SIZE", "Pools", "RankingOptions", "ablations", "cut_pools", "gather",
+           "option_names", "rank", "rank_with_evidence"]
 
-POOL_SIZE = 100  # candidates taken from each ranker before fusion
+POOL_SIZE = RankingOptions.pool_depth  # candidates taken from each ranker before fusion (the default's depth)
 MAX_NAMED_FILE_CHUNKS = 200  # chunks scanned from files the query names
 
 
@@ -237,6 +237,23 @@ def _file_chunks(store: store_mod.IndexStore) -> dict[str, int]:
                            lambda: {path: row.chunk_count for path, row in store.files().items()})
 
 
+def cut_pools(pools: Pools, depth: int, agreement: int = 0) -> Pools:
+    """``pools`` with the dense and BM25 pools cut to their first ``depth`` candidates (the BM25
+    scores to the kept ones): a deeper gather ranked as a ``depth``-deep one would be. With
+    ``agreement`` > ``depth``, a candidate at ranks ``depth``+1 .. ``agreement`` of one pool is
+    kept too when the other pool holds it within its first ``agreement`` (after the first
+    ``depth``, in its order). The symbol table's and the named files' pools are not cut.
+    ``pools`` itself when nothing is cut."""
+    if len(pools.dense) <= depth and len(pools.lexical) <= depth:
+        return pools
+    dense, lexical = pools.dense[:depth], pools.lexical[:depth]
+    if agreement > depth:
+        deep_dense, deep_lexical = set(pools.dense[:agreement]), set(pools.lexical[:agreement])
+        dense += [c for c in pools.dense[depth:agreement] if c in deep_lexical]
+        lexical += [c for c in pools.lexical[depth:agreement] if c in deep_dense]
+    return replace(pools, dense=dense, lexical=lexical, bm25={c: pools.bm25[c] for c in lexical if c in pools.bm25})
+
+
 def rank(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
          options: RankingOptions = RankingOptions(), calibration: Calibration | None = None) -> list[SearchResult]:
     """Fuse ``pools`` under ``options`` and return the best ``top_n`` results (distinct texts).
@@ -254,6 +271,8 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     """:func:`rank`, and the :class:`~paqad.search.confidence.Evidence` of each result (same order):
     weighted RRF of the pools, the signals of :data:`~paqad.search.signals.PIPELINE` in force,
     then result assembly."""
+    depth = options.long_pool_depth if pools.info.long and options.long_pool_depth > 0 else options.pool_depth
+    pools = cut_pools(pools, depth, options.agreement_depth)
     if options.definition_heads and pools.heads:
         pools = replace(pools, definitions=tuple(replace(m, chunk_id=pools.heads.get(m.chunk_id, m.chunk_id))
                                                  for m in pools.definitions))

@@ -49,12 +49,10 @@ def evidence(ids: list[int], scores: dict[int, float], context: RankingContext,
 
 def unknown_bm25(context: RankingContext) -> float:
     """The BM25 given to a candidate outside the lexical pool: ``passage_bm25_unknown`` x the
-    pool's lowest score when the pool is full (it holds the best
-    :data:`~paqad.search.ranking.POOL_SIZE`, so a chunk outside it scores at most that), else 0.0
-    (a pool that is not full holds every chunk with a query term)."""
-    from paqad.search.ranking import POOL_SIZE  # not at import: ranking imports the signals
-
-    if len(context.bm25) < POOL_SIZE:
+    pool's lowest score when the pool is full (it holds the best ``RankingOptions.pool_depth``, so
+    a chunk outside it scores at most that), else 0.0 (a pool that is not full holds every chunk
+    with a query term)."""
+    if len(context.bm25) < context.options.pool_depth:
         return 0.0
     return context.options.passage_bm25_unknown * min(context.bm25.values(), default=0.0)
 
