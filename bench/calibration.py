@@ -389,10 +389,14 @@ def unknown_query(prompts: list[Prompt], rows: list[Row], quantile: float | None
 
     answerable = {p.key for p in prompts if p.group == ANSWERABLE}
     firsts = [r.evidence.query for r in rows if r.fused_rank == 1 and r.key in answerable]
+
+    def measured(name: str) -> list[float]:  # small dev indexes (under 500 chunks) leave the field None
+        return [value for q in firsts if (value := getattr(q, name)) is not None]
+
     if quantile is None:
-        return tuple(float(np.mean([getattr(q, name) for q in firsts])) for name in SIZED_FIELDS)
-    return tuple(float(np.percentile([getattr(q, name) for q in firsts],
-                                     100 - quantile if name == "absent_terms" else quantile)) for name in SIZED_FIELDS)
+        return tuple(float(np.mean(measured(name))) for name in SIZED_FIELDS)
+    return tuple(float(np.percentile(measured(name), 100 - quantile if name == "absent_terms" else quantile))
+                 for name in SIZED_FIELDS)
 
 
 def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fitted_on: str,
@@ -401,7 +405,10 @@ def fit(rows: list[Row], y: np.ndarray, features: tuple[str, ...], name: str, fi
     ``unknown`` becomes the fit's :attr:`~paqad.search.confidence.Calibration.unknown_query`."""
     from paqad.search.confidence import CALIBRATION_VERSION, Calibration
 
-    x = np.array([[r.vector[f] for f in features] for r in rows], dtype=np.float64)
+    x = np.array([[r.vector[f] for f in features] for r in rows], dtype=np.float64)  # None -> nan
+    # a small index's query evidence is unknown (None): the fit learns from the measured rows and
+    # the product substitutes ``unknown`` for it (Calibration.probability); here the column's mean
+    x = np.where(np.isnan(x), np.nanmean(x, axis=0), x)
     means = x.mean(axis=0)
     scales = x.std(axis=0)
     scales[scales < 1e-9] = 1.0
@@ -444,10 +451,8 @@ def leave_project_out(prompts: list[Prompt], rows: list[Row], y: np.ndarray, fea
 def delivered_confidence(rows: list[Row], calibration) -> np.ndarray:
     """Each row's confidence as delivered: the fit's probability, made monotone in fused rank
     within its prompt (the cumulative minimum, :func:`paqad.search.confidence.monotone_confidence`)."""
-    z = np.full(len(rows), calibration.bias)
-    for f, w, m, s in zip(calibration.features, calibration.weights, calibration.means, calibration.scales):
-        z += w * (np.array([r.vector[f] for r in rows]) - m) / s
-    probs = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    # the product's own probability (a small index's unknown query evidence handled as it is there)
+    probs = np.array([calibration.probability(r.evidence) for r in rows], dtype=np.float64)
     out = probs.copy()
     cap, key = np.inf, None
     for i, r in enumerate(rows):  # rows of a prompt are consecutive, best first
