@@ -211,6 +211,13 @@ class RankingOptions:
     # questions not asking which error: a short exception-class file x this (signals.error_types); dev 0.882 -> 0.884,
     # PHP 0.819 -> 0.829, test and the git-mined set unchanged
     error_type_prior: float = 0.7
+    # issue 24, round 8 (bench/README.md "Round 8: issue and commit localisation"): a test file over its
+    # subject module (StreamHandlerTest.php over StreamHandler.php): the subject's best chunk raised to
+    # this x the test's best score (signals.test_subjects; 0.0 = off)
+    test_subject_share: float = 0.0
+    # long prompts: a chunk defining a name of the prompt that 1-2 files define gains this x the best score
+    # / those files (signals.rare_names; 0.0 = off)
+    rare_name_share: float = 0.0
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -264,6 +271,19 @@ ROUND_6_OFF = {"title_share": 0.0, "title_waivers": False, "issue_prose_prior": 
 # round 7's fields at their round-6 values (main 5fbd236): every round-7 technique off (in
 # round-6-default, round-5-default and round-4-default too)
 ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": False}
+
+
+# round 8's fields (issue and commit localisation, branch gitmined-loc) at their round-7 values
+ROUND_8_OFF = {"test_subject_share": 0.0, "rare_name_share": 0.0}
+
+
+def _round_8_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 8 (issue and commit localisation): each technique off, and all of them."""
+    return {
+        "with-test-subjects": replace(default, test_subject_share=0.95),
+        "with-rare-names": replace(default, rare_name_share=1.0),
+        "round-7-default": replace(default, **ROUND_8_OFF),
+    }
 
 
 def _round_6_prose(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -398,6 +418,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_c_cpp_java(default))
     configs.update(_round_6_issues(default))
     configs.update(_round_7(default))
+    configs.update(_round_8_localisation(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs

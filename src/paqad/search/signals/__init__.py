@@ -43,8 +43,8 @@ from paqad.search.signals import (central_files, coherence, community_files, def
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
-                                  platform_variants, prompt_waivers, record_data, reexports, saturation, symbol_words,
-                                  title_names, type_modules, version_copies)
+                                  platform_variants, prompt_waivers, rare_names, record_data, reexports, saturation,
+                                  symbol_words, test_subjects, title_names, type_modules, version_copies)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -115,6 +115,10 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("error_types", error_types.apply, lambda o: o.priors and o.error_type_prior < 1.0),
     # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
+    # issue 24, round 8: a test file over its subject module: the subject raised to just below it
+    Signal("test_subjects", test_subjects.apply, lambda o: o.test_subject_share > 0.0),
+    # issue 24, round 8: a long prompt's names that one or two files define
+    Signal("rare_names", rare_names.apply, lambda o: o.symbols and o.rare_name_share > 0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
