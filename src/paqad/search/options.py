@@ -218,6 +218,9 @@ class RankingOptions:
     # long prompts: a chunk defining a name of the prompt that 1-2 files define gains this x the best score
     # / those files (signals.rare_names; 0.0 = off)
     rare_name_share: float = 0.0
+    # the prompt's title names a file (a class named like it, a path, a commit scope): its best chunk raised to
+    # this x the best fused score (signals.title_files; 0.0 = off)
+    title_file_share: float = 0.0
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -274,7 +277,7 @@ ROUND_7_OFF = {"delegate_share": 0.0, "error_type_prior": 1.0, "docs_code": Fals
 
 
 # round 8's fields (issue and commit localisation, branch gitmined-loc) at their round-7 values
-ROUND_8_OFF = {"test_subject_share": 0.0, "rare_name_share": 0.0}
+ROUND_8_OFF = {"test_subject_share": 0.0, "rare_name_share": 0.0, "title_file_share": 0.0}
 
 
 def _round_8_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -282,6 +285,7 @@ def _round_8_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     return {
         "with-test-subjects": replace(default, test_subject_share=0.95),
         "with-rare-names": replace(default, rare_name_share=1.0),
+        "with-title-files": replace(default, title_file_share=1.0),
         "round-7-default": replace(default, **ROUND_8_OFF),
     }
 

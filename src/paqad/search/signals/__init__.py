@@ -44,7 +44,7 @@ from paqad.search.signals import (central_files, coherence, community_files, def
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
                                   platform_variants, prompt_waivers, rare_names, record_data, reexports, saturation,
-                                  symbol_words, test_subjects, title_names, type_modules, version_copies)
+                                  symbol_words, test_subjects, title_files, title_names, type_modules, version_copies)
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -119,6 +119,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("test_subjects", test_subjects.apply, lambda o: o.test_subject_share > 0.0),
     # issue 24, round 8: a long prompt's names that one or two files define
     Signal("rare_names", rare_names.apply, lambda o: o.symbols and o.rare_name_share > 0),
+    # issue 24, round 8: the files a prompt's title names (a class named like the file, a path, a commit scope)
+    Signal("title_files", title_files.apply, lambda o: o.title_file_share > 0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
