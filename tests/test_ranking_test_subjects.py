@@ -64,3 +64,41 @@ def test_switch_and_ablation():
     assert "test_subjects" not in in_force(RankingOptions())
     assert "test_subjects" in in_force(ablations()["with-test-subjects"])
     assert "test_subjects" not in in_force(replace(ablations()["with-test-subjects"], off=frozenset({"test_subjects"})))
+
+
+# --- signals.title_files (same file: both are round 8's localisation signals) ---
+
+from paqad.search.signals import title_files  # noqa: E402
+
+
+def test_title_keys_from_class_names_paths_and_commit_scopes():
+    assert title_files.title_keys("Reject non-HTTP schemes in StreamHandler\n\n* Handle them") == {"streamhandler"}
+    assert title_files.title_keys("Fix Style/RedundantParentheses in options/env.rb") >= {"env"}
+    assert title_files.title_keys("fix(symbolize): use correct format specifier") == {"symbolize"}
+    assert title_files.title_keys("refactor: move ConfigFwd/FormatterFwd bodies") == {"configfwd", "formatterfwd"}
+    # a qualified name is a member, not its type's file; plain words name nothing
+    assert title_files.title_keys("Fix type assumption in `Faraday::Error`") == set()
+    assert title_files.title_keys("Improve error handling logic") == set()
+    # a long first line is a paragraph, not a title
+    assert title_files.title_keys("x " * 100 + "StreamHandler\nmore") == set()
+
+
+TITLE_ROWS = {1: _row(1, "src/Handler/HeaderProcessor.php"), 2: _row(2, "src/Handler/StreamHandler.php"),
+              3: _row(3, "src/Handler/StreamHandler.php"), 4: _row(4, "tests/Handler/StreamHandlerTest.php"),
+              5: _row(5, "README.md", "markdown")}
+
+
+def _title_context(query: str, options: RankingOptions) -> RankingContext:
+    return RankingContext(info=analyze(query), options=options, rows=TITLE_ROWS, best=1.0, definitions=(),
+                          named_paths=frozenset(), exempt=frozenset())
+
+
+def test_the_file_a_title_names_is_lifted_level_with_the_leader():
+    scores = {1: 1.2, 2: 0.7, 3: 0.5, 4: 0.9, 5: 0.4}
+    query = "Reject non-HTTP schemes in StreamHandler\n\nIf an URI that does not use the HTTP stream wrapper ..."
+    out = title_files.apply(dict(scores), _title_context(query, RankingOptions(title_file_share=1.05)))
+    assert out == {**scores, 2: 1.05 * 1.2}  # its best chunk only; the test file named alike stays
+    # no name in the title: unchanged
+    assert title_files.apply(dict(scores), _title_context("Reject non-HTTP schemes", RankingOptions(
+        title_file_share=1.05))) == scores
+    assert "title_files" in in_force(ablations()["with-title-files"])

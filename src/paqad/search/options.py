@@ -283,9 +283,10 @@ ROUND_8_OFF = {"test_subject_share": 0.0, "rare_name_share": 0.0, "title_file_sh
 def _round_8_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     """Issue 24, round 8 (issue and commit localisation): each technique off, and all of them."""
     return {
-        "with-test-subjects": replace(default, test_subject_share=0.95),
+        "with-test-subjects": replace(default, test_subject_share=1.05),
         "with-rare-names": replace(default, rare_name_share=1.0),
-        "with-title-files": replace(default, title_file_share=1.0),
+        "with-title-files": replace(default, title_file_share=1.05),
+        "with-round-8-loc": replace(default, test_subject_share=1.05, title_file_share=1.05),
         "round-7-default": replace(default, **ROUND_8_OFF),
     }
 

@@ -15,7 +15,8 @@ characters; the whole of a one-line prompt) names a file by :func:`title_keys`:
 - an unqualified identifier-shaped name (``StreamHandler``, ``ConfigFwd``, ``bytes_mut``), as a
   symbol key (``bytesmut``); a qualified one (``Option::_reduce_results``, ``Faraday::Error``) names
   a member, defined where the definitions signal finds it (``Option_inl.hpp``), not its type's file;
-- a conventional-commit scope (``fix(symbolize):``, ``feat(app)!:``): the scope's words.
+- a conventional-commit scope (``fix(symbolize):``, ``feat(app)!:``): the scope's words; a subsystem
+  prefix (``Emitter: Don't output ...``, not a change type such as ``fix:`` or ``docs:``).
 
 A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`; not a test, benchmark or
 example, no path prior on its best chunk) whose stem has
@@ -51,6 +52,10 @@ MAX_FILES = 2  # a key more candidate files share (`index`, `utils` in every pac
 MAX_NAMED = 2
 _NOT_MODULES = re.compile(r"(^|/)(benches|benchmarks?|examples?)/")
 _SCOPE = re.compile(r"^\s*[A-Za-z]+\(([\w ./,-]{2,40})\)!?:")
+# "Emitter: Don't output trailing space ...": a subsystem prefix, unless it is a change type
+_PREFIX = re.compile(r"^\s*([A-Za-z][\w./-]{1,30}):\s")
+_CHANGE_TYPES = frozenset("fix fixes fixed feat feature chore docs doc refactor perf test tests style build ci revert "
+                          "wip release bump deps security breaking minor major patch merge update add remove".split())
 
 
 def _stem_key(path: str) -> str:
@@ -70,6 +75,9 @@ def title_keys(text: str) -> frozenset[str]:
     scope = _SCOPE.match(title)
     if scope:
         keys.update(store_mod.symbol_key(word) for word in re.split(r"[\s,/]+", scope.group(1)))
+    prefix = _PREFIX.match(title)
+    if prefix and prefix.group(1).lower() not in _CHANGE_TYPES:
+        keys.add(store_mod.symbol_key(prefix.group(1).rsplit("/", 1)[-1].split(".", 1)[0]))
     return frozenset(k for k in keys if len(k) >= MIN_KEY)
 
 
