@@ -61,9 +61,12 @@ def test_the_subject_best_chunk_goes_just_below_its_test():
 
 
 def test_switch_and_ablation():
-    assert "test_subjects" not in in_force(RankingOptions())
-    assert "test_subjects" in in_force(ablations()["with-test-subjects"])
-    assert "test_subjects" not in in_force(replace(ablations()["with-test-subjects"], off=frozenset({"test_subjects"})))
+    assert {"test_subjects", "title_files"} <= set(in_force(RankingOptions()))
+    assert "test_subjects" not in in_force(ablations()["no-test-subjects"])
+    assert "title_files" not in in_force(ablations()["no-title-files"])
+    assert not {"test_subjects", "title_files"} & set(in_force(ablations()["round-7-default"]))
+    assert "rare_names" in in_force(ablations()["with-rare-names"])
+    assert "test_subjects" not in in_force(RankingOptions(off=frozenset({"test_subjects"})))
 
 
 # --- signals.title_files (same file: both are round 8's localisation signals) ---
@@ -73,7 +76,8 @@ from paqad.search.signals import title_files  # noqa: E402
 
 def test_title_keys_from_class_names_paths_and_commit_scopes():
     assert title_files.title_keys("Reject non-HTTP schemes in StreamHandler\n\n* Handle them") == {"streamhandler"}
-    assert title_files.title_keys("Fix Style/RedundantParentheses in options/env.rb") >= {"env"}
+    assert title_files.title_keys("Fix Style/RedundantParentheses in options/env.rb") == {"redundantparentheses"}
+    assert title_files.title_file_names("Fix Style/RedundantParentheses in options/env.rb") == {"env.rb"}
     assert title_files.title_keys("fix(symbolize): use correct format specifier") == {"symbolize"}
     assert title_files.title_keys("refactor: move ConfigFwd/FormatterFwd bodies") == {"configfwd", "formatterfwd"}
     # a qualified name is a member, not its type's file; plain words name nothing
@@ -101,4 +105,3 @@ def test_the_file_a_title_names_is_lifted_level_with_the_leader():
     # no name in the title: unchanged
     assert title_files.apply(dict(scores), _title_context("Reject non-HTTP schemes", RankingOptions(
         title_file_share=1.05))) == scores
-    assert "title_files" in in_force(ablations()["with-title-files"])

@@ -25,7 +25,10 @@ see :data:`~paqad.search.options.ROUND_4_SIGNALS` and each module; ``platform_tw
 saturation), round 6's C/C++/Java signals (``inline_pairs``, ``feature_catalogs``; ``grammar_outputs`` and
 ``parallel_siblings`` off by default), round 7's ``error_types`` (a short exception-class file
 below the code that throws it in a question; ``type_modules``, type-only TypeScript modules, off
-by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it), and last (issue 19) three that never move a file:
+by default) and ``delegates`` (a long prompt's Python facade: its sibling-module delegates over it),
+round 8's localisation signals (``test_subjects``: a test's subject module below it; ``rare_names``:
+a long prompt's names one or two files define; ``title_files``: the file a title names by a class,
+path or commit scope), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its

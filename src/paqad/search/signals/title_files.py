@@ -11,7 +11,8 @@ priors, so a sibling module that shares more of the body's words ranks above it.
 The title (:func:`~paqad.search.signals.title_names.title_line`: the first line, at most 160
 characters; the whole of a one-line prompt) names a file by :func:`title_keys`:
 
-- a path or file name with an extension (``options/env.rb``, ``TypeTools.hpp``): its file stem;
+- a path or file name with an extension (``options/env.rb``, ``TypeTools.hpp``): that file, by its
+  name with the extension (``prog.h`` names ``prog.h``, not ``prog.cc``);
 - an unqualified identifier-shaped name (``StreamHandler``, ``ConfigFwd``, ``bytes_mut``), as a
   symbol key (``bytesmut``); a qualified one (``Option::_reduce_results``, ``Faraday::Error``) names
   a member, defined where the definitions signal finds it (``Option_inl.hpp``), not its type's file;
@@ -62,13 +63,24 @@ def _stem_key(path: str) -> str:
     return store_mod.symbol_key(path.rsplit("/", 1)[-1].split(".", 1)[0])
 
 
+def _title(text: str) -> str:
+    return title_line(text) if "\n" in text.strip() else text.strip()
+
+
+def title_file_names(text: str) -> frozenset[str]:
+    """File names (with extension, no folder) of the paths the prompt's title holds: ``options/env.rb`` -> ``env.rb``."""
+    title = _title(text)
+    return frozenset(path.rsplit("/", 1)[-1] for path in analyze(title).paths) if title else frozenset()
+
+
 def title_keys(text: str) -> frozenset[str]:
-    """Symbol keys of the files the prompt's title names (see the module docstring), possibly none."""
-    title = title_line(text) if "\n" in text.strip() else text.strip()
+    """Symbol keys of the file stems the prompt's title names by an identifier or a scope (see the
+    module docstring), possibly none; paths are :func:`title_file_names`."""
+    title = _title(text)
     if not title:
         return frozenset()
     info = analyze(title)
-    keys = {_stem_key(path) for path in info.paths}
+    keys: set[str] = set()
     for identifier in info.identifiers:
         if _is_identifier(identifier.text) and not identifier.qualified:
             keys.add(store_mod.symbol_key(identifier.name))
@@ -90,8 +102,8 @@ def _folders(context: RankingContext) -> set[str]:
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with the best chunk of each file the title names raised (see the module docstring)."""
-    keys = title_keys(context.info.text)
-    if not keys:
+    keys, names = title_keys(context.info.text), title_file_names(context.info.text)
+    if not keys and not names:
         return scores
     by_key: dict[str, list[str]] = {}
     by_file = context.files_best_first(scores)
@@ -99,10 +111,12 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     keys = keys - folders
     for path, ids in by_file.items():
         row = context.rows[ids[0]]
-        if (row.language not in SOURCE_LANGUAGES or _stem_key(path) not in keys or is_test_file(path)
-                or _NOT_MODULES.search(path) or prior_of(context.prior_factors.get(ids[0], ())) != 1.0):
+        name = path.rsplit("/", 1)[-1]
+        key = name if name in names else _stem_key(path) if _stem_key(path) in keys else None
+        if (key is None or row.language not in SOURCE_LANGUAGES or is_test_file(path) or _NOT_MODULES.search(path)
+                or prior_of(context.prior_factors.get(ids[0], ())) != 1.0):
             continue
-        by_key.setdefault(_stem_key(path), []).append(path)
+        by_key.setdefault(key, []).append(path)
     named = [path for paths in by_key.values() if len(paths) <= MAX_FILES for path in paths]
     if not named or len(named) > MAX_NAMED:
         return scores
