@@ -105,3 +105,12 @@ def test_the_file_a_title_names_is_lifted_level_with_the_leader():
     # no name in the title: unchanged
     assert title_files.apply(dict(scores), _title_context("Reject non-HTTP schemes", RankingOptions(
         title_file_share=1.05))) == scores
+
+
+def test_a_symbol_query_is_left_to_the_definitions():
+    # `_Tag` is defined in emittermanip.h; tag.cpp is only named like it (yaml-cpp-29)
+    rows = {1: _row(1, "include/yaml-cpp/emittermanip.h", "cpp"), 2: _row(2, "src/tag.cpp", "cpp")}
+    scores = {1: 2.0, 2: 0.5}
+    context = RankingContext(info=analyze("_Tag"), options=RankingOptions(), rows=rows, best=1.0, definitions=(),
+                             named_paths=frozenset(), exempt=frozenset())
+    assert title_files.apply(dict(scores), context) == scores

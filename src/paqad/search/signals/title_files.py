@@ -27,7 +27,9 @@ characters) and that at most :data:`MAX_FILES` candidate files share has its bes
 with the first file, ties by chunk id). A key that also names a folder holding a candidate names a
 package or namespace, not a module, and is left out: ``Faraday::Error`` is in ``lib/faraday/error.rb``,
 not in ``lib/faraday.rb`` or ``faraday.gemspec``. A title naming more than :data:`MAX_NAMED` files
-this way compares them and lifts none. Plain words are not names here: "fix
+this way compares them and lifts none. A symbol query (the prompt is one identifier: ``_Tag``)
+asks for that name's definition, which the definitions signal finds (``emittermanip.h``), not for
+``tag.cpp``: it is left alone. Plain words are not names here: "fix
 the error handling" does not name ``error.rb``.
 """
 
@@ -38,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from paqad import store as store_mod
 from paqad.index.languages import SOURCE_LANGUAGES
-from paqad.search.analysis import _is_identifier, analyze
+from paqad.search.analysis import SYMBOL, _is_identifier, analyze
 from paqad.search.signals.path_priors import prior_of
 from paqad.search.signals.test_subjects import is_test_file
 from paqad.search.signals.title_names import title_line
@@ -102,6 +104,8 @@ def _folders(context: RankingContext) -> set[str]:
 
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with the best chunk of each file the title names raised (see the module docstring)."""
+    if context.info.kind == SYMBOL:
+        return scores  # one identifier asks for its definition (definitions), not a file named like it
     keys, names = title_keys(context.info.text), title_file_names(context.info.text)
     if not keys and not names:
         return scores
