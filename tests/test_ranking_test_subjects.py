@@ -1,12 +1,11 @@
-"""A test file's subject module raised to just below it (issue 24, round 8: signals.test_subjects)."""
+"""Round 8's localisation signals (issue 24): a test file's subject module raised under it
+(signals.test_subjects), the file a title names (signals.title_files)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from paqad.search import RankingOptions, ablations
 from paqad.search.analysis import analyze
-from paqad.search.signals import RankingContext, in_force, test_subjects
+from paqad.search.signals import RankingContext, in_force, test_subjects, title_files
 from paqad.store import ChunkRow
 
 
@@ -67,11 +66,6 @@ def test_switch_and_ablation():
     assert not {"test_subjects", "title_files"} & set(in_force(ablations()["round-7-default"]))
     assert "rare_names" in in_force(ablations()["with-rare-names"])
     assert "test_subjects" not in in_force(RankingOptions(off=frozenset({"test_subjects"})))
-
-
-# --- signals.title_files (same file: both are round 8's localisation signals) ---
-
-from paqad.search.signals import title_files  # noqa: E402
 
 
 def test_title_keys_from_class_names_paths_and_commit_scopes():

@@ -20,17 +20,17 @@ characters; the whole of a one-line prompt) names a file by :func:`title_keys`:
   prefix (``Emitter: Don't output ...``, not a change type such as ``fix:`` or ``docs:``).
 
 A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`; not a test, benchmark or
-example, no path prior on its best chunk) whose stem has
-one of those keys (``symbol_key``: ``bytes_mut.rs`` -> ``bytesmut``; at least :data:`MIN_KEY`
-characters) and that at most :data:`MAX_FILES` candidate files share has its best chunk raised to
+example, no path prior on its best chunk) so named (by its file name, or its stem's ``symbol_key``:
+``bytes_mut.rs`` -> ``bytesmut``, keys of at least :data:`MIN_KEY` characters) that at most
+:data:`MAX_FILES` candidate files share has its best chunk raised to
 ``title_file_share`` x the leading score at this point of the pipeline (0.0 = off; 1.0: level
 with the first file, ties by chunk id). A key that also names a folder holding a candidate names a
 package or namespace, not a module, and is left out: ``Faraday::Error`` is in ``lib/faraday/error.rb``,
 not in ``lib/faraday.rb`` or ``faraday.gemspec``. A title naming more than :data:`MAX_NAMED` files
 this way compares them and lifts none. A symbol query (the prompt is one identifier: ``_Tag``)
 asks for that name's definition, which the definitions signal finds (``emittermanip.h``), not for
-``tag.cpp``: it is left alone. Plain words are not names here: "fix
-the error handling" does not name ``error.rb``.
+``tag.cpp``: it is left alone. Plain words are not names here: "fix the error handling" does not
+name ``error.rb``.
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ def _title(text: str) -> str:
 
 
 def title_file_names(text: str) -> frozenset[str]:
-    """File names (with extension, no folder) of the paths the prompt's title holds: ``options/env.rb`` -> ``env.rb``."""
+    """File names (with extension, no folder) of the paths the prompt's title holds
+    (``options/env.rb`` -> ``env.rb``)."""
     title = _title(text)
     return frozenset(path.rsplit("/", 1)[-1] for path in analyze(title).paths) if title else frozenset()
 
