@@ -275,6 +275,17 @@ class RankingOptions:
     # dev C/C++ 0.874 -> 0.885 (C++ 0.857 -> 0.884), test 0.796 -> 0.797 (C++ 0.749 -> 0.751), no kind lost
     c_test_files: bool = True
 
+    # issue 24, round 8 (bench/README.md "Round 8: issue and commit localisation"): a test file over its
+    # subject module (StreamHandlerTest.php over StreamHandler.php): the subject's best chunk raised to
+    # this x the test's best score (signals.test_subjects; 0.0 = off; git-mined dev 0.752 -> 0.759)
+    test_subject_share: float = 1.05
+    # long prompts: a chunk defining a name of the prompt that 1-2 files define gains this x the best score
+    # / those files (signals.rare_names; 0.0 = off); measured, left off: git-mined dev lost at 0.3-2.0
+    rare_name_share: float = 0.0
+    # the prompt's title names a file (a class named like it, a path, a commit scope): its best chunk raised to
+    # this x the leading score (signals.title_files; 0.0 = off; git-mined dev 0.752 -> 0.766)
+    title_file_share: float = 1.05
+
     @property
     def gather_depth(self) -> int:
         """How deep gather fetches the dense and BM25 pools for these options (rank cuts them)."""
@@ -338,7 +349,9 @@ ROUND_8_SYMBOLS_OFF = {"text_definitions": False, "header_types": False, "qualif
                        "member_heads": False, "text_bare_words": False}
 # round 8's fields at their round-7 values (main 453062f): every round-8 technique off (in
 # round-6-default, round-5-default and round-4-default too)
-ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
+# round 8's fields of issue and commit localisation (branch gitmined-loc) at their round-7 values
+ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
+ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
 
@@ -367,6 +380,18 @@ def _round_8_prose(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-deep-pools": replace(default, pool_depth=150, long_pool_depth=100),
         "with-plain-dense": replace(default, plain_dense_factor=1.3),
         "with-round-8-prose": replace(default, pool_depth=150, long_pool_depth=100, plain_dense_factor=1.3),
+    }
+
+
+
+
+def _round_8_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 8 (issue and commit localisation): each technique off, and all of them."""
+    return {
+        "no-test-subjects": replace(default, test_subject_share=0.0),
+        "no-title-files": replace(default, title_file_share=0.0),
+        "with-rare-names": replace(default, rare_name_share=1.0),  # measured, left off
+        "no-localisation8": replace(default, **ROUND_8_LOCALISATION_OFF),
     }
 
 
@@ -432,7 +457,7 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
-        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF),
+        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF),
         # round 7: a facade's delegates over it (signals.delegates) off
         "no-delegates": replace(default, delegate_share=0.0),
         "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF),
@@ -479,7 +504,8 @@ def ablations() -> dict[str, RankingOptions]:
     default = RankingOptions()
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
-                          passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0)
+                          passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
+                          **ROUND_8_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -524,10 +550,8 @@ def ablations() -> dict[str, RankingOptions]:
     }
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_prose(default))
-    configs.update(_round_6_symbols(default))
-    configs.update(_round_6_c_cpp_java(default))
-    configs.update(_round_6_issues(default))
-    for part in (_round_7, _round_8, _round_8_passages, _round_8_symbols, _round_8_prose):
+    for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
+                 _round_8_symbols, _round_8_prose, _round_8_localisation):
         configs.update(part(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})

@@ -29,8 +29,9 @@ by default) and ``delegates`` (a long prompt's Python facade: its sibling-module
 ``inline_tests`` (a Rust ``#[cfg(test)]`` module's chunks, off by default), ``enum_files`` and ``deprecated_types``
 (a bare enum file, a deprecated type's file, below the code for questions; ``trait_impls`` acts inside
 ``definitions``), ``c_header_pairs`` (a C header chunk beside its candidate ``.c``, off by default;
-``path_priors`` reads ``c_test_files``: ``x_unittest.cc``, googletest ``TEST(...)`` chunks are tests), and
-last (issue 19) three that never move a file:
+``path_priors`` reads ``c_test_files``: ``x_unittest.cc``, googletest ``TEST(...)`` chunks are tests), round 8's localisation
+signals (``test_subjects``: a test's subject module below it; ``rare_names``: a long prompt's names one or
+two files define; ``title_files``: the file a title names by a class, path or commit scope), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its
@@ -50,8 +51,8 @@ from paqad.search.signals import (c_header_pairs, central_files, coherence, comm
                                   grammar_outputs, header_declarations, header_pairs, inline_pairs, interface_pairs,
                                   issue_prompts, module_qualifiers, name_shape, named_frames, older, parallel_siblings,
                                   passage_choice, passage_order, path_priors, path_words, platform_twins,
-                                  platform_variants, prompt_waivers, record_data, reexports, saturation, symbol_words,
-                                  title_names, type_modules, version_copies)
+                                  platform_variants, prompt_waivers, rare_names, record_data, reexports, saturation,
+                                  symbol_words, test_subjects, title_files, title_names, type_modules, version_copies)
 from paqad.search.signals import deprecated_types, enum_files, inline_tests  # issue 24, round 8
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
@@ -130,6 +131,12 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("deprecated_types", deprecated_types.apply, lambda o: o.priors and o.deprecated_prior < 1.0),
     # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
+    # issue 24, round 8: a test file over its subject module: the subject raised to just below it
+    Signal("test_subjects", test_subjects.apply, lambda o: o.test_subject_share > 0.0),
+    # issue 24, round 8: a long prompt's names that one or two files define
+    Signal("rare_names", rare_names.apply, lambda o: o.symbols and o.rare_name_share > 0),
+    # issue 24, round 8: the files a prompt's title names (a class named like the file, a path, a commit scope)
+    Signal("title_files", title_files.apply, lambda o: o.title_file_share > 0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
