@@ -30,7 +30,7 @@ by default) and ``delegates`` (a long prompt's Python facade: its sibling-module
 (a bare enum file, a deprecated type's file, below the code for questions; ``trait_impls`` acts inside
 ``definitions``), ``c_header_pairs`` (a C header chunk beside its candidate ``.c``, off by default;
 ``path_priors`` reads ``c_test_files``: ``x_unittest.cc``, googletest ``TEST(...)`` chunks are tests), round 8's localisation
-signals (``test_subjects``: a test's subject module below it; ``rare_names``: a long prompt's names one or
+signals (``test_subjects``: a test's subject module raised just above it; ``rare_names``: a long prompt's names one or
 two files define; ``title_files``: the file a title names by a class, path or commit scope), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
@@ -131,7 +131,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("deprecated_types", deprecated_types.apply, lambda o: o.priors and o.deprecated_prior < 1.0),
     # issue 24, round 7: a long prompt led by a Python facade: its sibling-module delegate over it
     Signal("delegates", delegates.apply, lambda o: o.delegate_share > 0.0),
-    # issue 24, round 8: a test file over its subject module: the subject raised to just below it
+    # issue 24, round 8: a test file over its subject module: the subject raised to 1.05 x the test (just above it)
     Signal("test_subjects", test_subjects.apply, lambda o: o.test_subject_share > 0.0),
     # issue 24, round 8: a long prompt's names that one or two files define
     Signal("rare_names", rare_names.apply, lambda o: o.symbols and o.rare_name_share > 0),

@@ -1,5 +1,5 @@
 """A test file's subject (issue 24, round 8): when a test file outranks the module it tests, the
-module is raised to just below it.
+module is raised to ``test_subject_share`` x the test's score (1.05 by default: just above it).
 
 A prompt about a change (a commit message, a pasted report) often names the test that shows it
 (``tests/Handler/Network/StreamHandlerTest.php``) or says "tests" in its body, which waives the
