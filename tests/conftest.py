@@ -298,6 +298,31 @@ def ranked_files(root: Path, query: str, options=None) -> list[str]:
     return list(dict.fromkeys(r.path for r in results))
 
 
+def first_result(root: Path, query: str, options=None) -> tuple[str, int, int]:
+    """``(path, start line, end line)`` of ``search``'s first result for ``query`` in the index at
+    ``root`` (``options``: a ``RankingOptions``, the default when None); the model must load."""
+    from paqad.config import load_settings
+    from paqad.project import ProjectPaths
+    from paqad.search import RankingOptions, load_embedder, search
+
+    paths = ProjectPaths(root)
+    settings = load_settings(paths, environ={})
+    embedder, why = load_embedder(paths, settings)
+    assert why is None
+    first = search(paths, settings, query, embedder=embedder, options=options or RankingOptions()).results[0]
+    return first.path, first.start_line, first.end_line
+
+
+def line_starting(text: str, prefix: str) -> int:
+    """1-based number of the first line of ``text`` that starts with ``prefix``."""
+    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(prefix))
+
+
+def holds(found: tuple[str, int, int], path: str, line: int) -> bool:
+    """Whether ``found`` (path, start, end) is ``path`` and its lines hold ``line``."""
+    return found[0] == path and found[1] <= line <= found[2]
+
+
 def wait_for_warm(paths, timeout: float = 90.0) -> None:
     """Until the project's warm process answers a prompt (it loads the model first); AssertionError after ``timeout`` s."""
     import time

@@ -24,10 +24,13 @@ from pathlib import Path
 import pytest
 
 from conftest import build_index
+from conftest import first_result as _first
+from conftest import holds as _holds
+from conftest import line_starting as _line
 from paqad import store as store_mod
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
-from paqad.search import RankingOptions, gather, load_embedder, search
+from paqad.search import RankingOptions, gather, load_embedder
 from paqad.search.lexical import lone_identifier_hits
 from paqad.search.symbols import defines_in_text, only_type_uses
 from paqad.search.text_definitions import text_definition_pool
@@ -423,25 +426,6 @@ PROJECTS = {
 def projects(tmp_path_factory, paqad_home) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("symbol-defs")
     return {name: build_index(base / name, files, paqad_home) for name, files in PROJECTS.items()}
-
-
-def _first(root: Path, query: str, options: RankingOptions = RankingOptions()) -> tuple[str, int, int]:
-    """``(path, start line, end line)`` of the first result."""
-    paths = ProjectPaths(root)
-    settings = load_settings(paths, environ={})
-    embedder, why = load_embedder(paths, settings)
-    assert why is None
-    first = search(paths, settings, query, embedder=embedder, options=options).results[0]
-    return first.path, first.start_line, first.end_line
-
-
-def _line(text: str, prefix: str) -> int:
-    """1-based number of the first line of ``text`` that starts with ``prefix``."""
-    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(prefix))
-
-
-def _holds(found: tuple[str, int, int], path: str, line: int) -> bool:
-    return found[0] == path and found[1] <= line <= found[2]
 
 
 def test_a_bare_type_name_finds_the_class_in_its_header_not_its_constructors(projects):

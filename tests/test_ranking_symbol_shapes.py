@@ -26,9 +26,10 @@ from pathlib import Path
 import pytest
 
 from conftest import build_index
-from paqad.config import load_settings
-from paqad.project import ProjectPaths
-from paqad.search import RankingOptions, load_embedder, search
+from conftest import first_result as _first
+from conftest import holds as _holds
+from conftest import line_starting as _line
+from paqad.search import RankingOptions
 
 GO_LOGX = """package logx
 
@@ -458,25 +459,6 @@ PROJECTS = {
 def projects(tmp_path_factory, paqad_home) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("shapes")
     return {name: build_index(base / name, files, paqad_home) for name, files in PROJECTS.items()}
-
-
-def _first(root: Path, query: str, options: RankingOptions = RankingOptions()) -> tuple[str, int, int]:
-    """``(path, start line, end line)`` of the first result."""
-    paths = ProjectPaths(root)
-    settings = load_settings(paths, environ={})
-    embedder, why = load_embedder(paths, settings)
-    assert why is None
-    first = search(paths, settings, query, embedder=embedder, options=options).results[0]
-    return first.path, first.start_line, first.end_line
-
-
-def _line(text: str, prefix: str) -> int:
-    """1-based number of the first line of ``text`` that starts with ``prefix``."""
-    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(prefix))
-
-
-def _holds(found: tuple[str, int, int], path: str, line: int) -> bool:
-    return found[0] == path and found[1] <= line <= found[2]
 
 
 def test_a_go_type_without_a_symbol_is_found_by_its_type_line(projects):

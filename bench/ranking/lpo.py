@@ -33,8 +33,11 @@ from run import TOP_N, case_score, configurations  # noqa: E402
 from tune import _value  # noqa: E402
 
 
-def load(projects, pools_path: Path | None):
-    """[(project, language, store, case, pools by long_prompts flag)] for every dev case."""
+def load(projects, pools_path: Path | None, pool: int | None = None):
+    """[(project, language, store, case, pools by long_prompts flag)] for every case of ``projects``;
+    ``pool``: gather's pool depth (None: its default). The cache (``pools_path``) is keyed by the
+    query and the depth, and written after each project that added to it (a long run keeps what
+    it gathered)."""
     from paqad import store as store_mod
     from paqad.config import load_settings
     from paqad.embed.factory import get_embedder
@@ -49,17 +52,19 @@ def load(projects, pools_path: Path | None):
         embedder = None
         for case in project.cases:
             pools = cached.get(case["id"])
-            if pools is None or pools[0] != case["query"]:
+            if pools is None or pools[0] != case["query"] or pools[2:] != (pool,):
                 if embedder is None:
                     embedder = get_embedder(load_settings(paths, environ={}), paths)
-                pools = (case["query"], {flag: gather(store, embedder, case["query"], long_prompts=flag)
-                                         for flag in (True, False)})
+                depth = {} if pool is None else {"pool": pool}
+                pools = (case["query"], {flag: gather(store, embedder, case["query"], long_prompts=flag, **depth)
+                                         for flag in (True, False)}, pool)
                 cached[case["id"]] = pools
                 fresh = True
             items.append((project.name, project.language, store, case, pools[1]))
         print(f"  {project.name}: {len(project.cases)} cases", file=sys.stderr, flush=True)
-    if fresh and pools_path:
-        pools_path.write_bytes(pickle.dumps(cached))
+        if fresh and pools_path:
+            pools_path.write_bytes(pickle.dumps(cached))
+            fresh = False
     return items
 
 

@@ -27,13 +27,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import pickle
 import re
 import sys
-from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
-from statistics import fmean
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -42,38 +39,8 @@ os.environ.setdefault("PAQAD_HOME", str(HERE.parents[1] / "bench" / ".cache" / "
 
 import corpora  # noqa: E402
 from run import TOP_N, case_score, configurations  # noqa: E402
+from lpo import groups, load, mean  # noqa: E402
 from tune import _value  # noqa: E402
-
-def load(projects, pools_path: Path | None, pool: int):
-    """[(project, language, store, case, pools by long_prompts flag)] for every case."""
-    from paqad import store as store_mod
-    from paqad.config import load_settings
-    from paqad.embed.factory import get_embedder
-    from paqad.project import ProjectPaths
-    from paqad.search import gather
-
-    cached = pickle.loads(pools_path.read_bytes()) if pools_path and pools_path.exists() else {}
-    items, fresh = [], False
-    for project in projects:
-        paths = ProjectPaths(corpora.materialise(project))
-        store = store_mod.open_store(paths, readonly=True)
-        embedder = None
-        for case in project.cases:
-            pools = cached.get(case["id"])
-            if pools is None or pools[0] != case["query"] or pools[2] != pool:
-                if embedder is None:
-                    embedder = get_embedder(load_settings(paths, environ={}), paths)
-                pools = (case["query"], {flag: gather(store, embedder, case["query"], long_prompts=flag, pool=pool)
-                                         for flag in (True, False)}, pool)
-                cached[case["id"]] = pools
-                fresh = True
-            items.append((project.name, project.language, store, case, pools[1]))
-        print(f"  {project.name}: {len(project.cases)} cases", file=sys.stderr, flush=True)
-        if fresh and pools_path:
-            pools_path.write_bytes(pickle.dumps(cached))
-            fresh = False
-    return items
-
 
 def cut(pools, dense: int, lexical: int):
     """``pools`` with the dense pool cut to ``dense`` and the BM25 pool to ``lexical`` entries."""
@@ -147,24 +114,6 @@ def scores(items, options, depth, words=False, pool=200) -> dict[str, tuple[floa
         s = case_score(case, [(r.path, r.start_line, r.end_line) for r in results])
         out[case["id"]] = (s.ndcg, (1.0 if s.def_rank == 1 else 0.0) if case["kind"] == "symbol" else None)
     return out
-
-
-def groups(items) -> dict[str, list[str]]:
-    g: dict[str, list[str]] = defaultdict(list)
-    for project, language, _, case, _ in items:
-        cid = case["id"]
-        g["all"].append(cid)
-        g[f"kind {case['kind']}"].append(cid)
-        if case.get("long"):
-            g["long"].append(cid)
-        g[f"lang {language}"].append(cid)
-        g[f"proj {project}"].append(cid)
-    return dict(g)
-
-
-def mean(s, ids, which=0):
-    vals = [s[i][which] for i in ids if s[i][which] is not None]
-    return fmean(vals) if vals else float("nan")
 
 
 def leave_project_out(results, g, label: str) -> tuple[int, int, float, float, list[str]]:
