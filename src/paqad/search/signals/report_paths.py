@@ -11,7 +11,9 @@ A bug report names the project's own files in ways a reporter's own code cannot 
 - a plain path of two or more components (``celery/backends/base.py``);
 - a dotted module name (``packaging.requirements``, ``tenacity.before_sleep``,
   ``tomlkit.items._ConvertError``): its leading components as a module file (``packaging/
-  requirements.py``) or package (``cattrs/gen/__init__.py``), two or more components.
+  requirements.py``) or package (``cattrs/gen/__init__.py``), two or more components; not when it
+  ends in an error type (``tomlkit.exceptions.InvalidNumberError``: the error a report quotes is
+  defined apart from the code that raises it).
 
 A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`, not a test, no path prior
 on its best chunk) whose path ends with such a tail (``src/attr/_make.py`` for
@@ -49,6 +51,7 @@ MIN_COMPONENTS = 2  # `utils.py`, `test.py`: a reporter's own script shares a pr
 MAX_NAMED = 2
 _MARKERS = re.compile(r"(?:^|/)(?:site-packages|dist-packages)/|(?:^|/)(?:blob|tree)/[^/]+/")
 _DIFF = re.compile(r"^[ab]/")
+_ERROR_NAME = re.compile(r"(?:Error|Exception|Warning)$")  # `tomlkit.exceptions.InvalidNumberError`
 _MODULE_EXTENSIONS = ("/__init__.py", ".py")  # a package before a module of the same stem
 
 
@@ -77,6 +80,8 @@ def module_tails(info: QueryInfo) -> set[str]:
     for identifier in info.identifiers:
         if "." not in identifier.text or not all(re.fullmatch(r"[A-Za-z_]\w*", p) for p in identifier.parts):
             continue
+        if _ERROR_NAME.search(identifier.name):
+            continue  # the error a report quotes is defined apart from the code that raises it (tomlkit-341)
         for end in range(MIN_COMPONENTS, len(identifier.parts) + 1):
             out.add("/".join(identifier.parts[:end]))
     return out
