@@ -57,10 +57,11 @@ def test_the_paths_and_modules_a_report_points_at():
         "_out_of_band", "_outbound_buffer"}
 
 
-def test_the_round_9_rules_are_on_by_default_and_off_in_the_ablations():
-    assert {"private_names", "report_paths"} <= set(in_force(RankingOptions()))
+def test_report_paths_is_on_by_default_private_names_measured_and_left_off():
+    assert "report_paths" in in_force(RankingOptions())
+    assert "private_names" not in in_force(RankingOptions())  # measured, left off
+    assert "private_names" in in_force(ablations()["with-private-names"])
     assert "report_paths" not in in_force(ablations()["no-report-paths"])
-    assert "private_names" not in in_force(ablations()["no-private-names"])
     assert not {"private_names", "report_paths"} & set(in_force(ablations()["round-8-default"]))
     assert not {"private_names", "report_paths"} & set(in_force(RankingOptions(**ROUND_9_OFF)))
 
@@ -232,9 +233,9 @@ consumer should not be asked for a heartbeat before it restarted its event dispa
 
 def test_the_module_holding_the_private_name_a_report_quotes_leads(taskq):
     # the Redis backend's docstrings share the report's words; only rpc.py holds `_out_of_band`
-    assert _files(taskq, PRIVATE_REPORT)[:2] == ["taskq/backends/rpc.py", "taskq/backends/redis.py"]
-    assert _files(taskq, PRIVATE_REPORT, ROUND_8)[:2] == ["taskq/backends/redis.py", "taskq/backends/rpc.py"]
-    assert _files(taskq, PRIVATE_REPORT, ablations()["no-private-names"])[0] == "taskq/backends/redis.py"
+    on = ablations()["with-private-names"]  # measured, left off by default
+    assert _files(taskq, PRIVATE_REPORT, on)[:2] == ["taskq/backends/rpc.py", "taskq/backends/redis.py"]
+    assert _files(taskq, PRIVATE_REPORT)[:2] == ["taskq/backends/redis.py", "taskq/backends/rpc.py"]
 
 
 def test_the_module_a_report_names_by_its_dotted_name_leads(taskq):

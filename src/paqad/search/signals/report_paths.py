@@ -15,8 +15,9 @@ A bug report names the project's own files in ways a reporter's own code cannot 
   ends in an error type (``tomlkit.exceptions.InvalidNumberError``: the error a report quotes is
   defined apart from the code that raises it).
 
-A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`, not a test, no path prior
-on its best chunk) whose path ends with such a tail (``src/attr/_make.py`` for
+A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`, not a test, example,
+vendored copy or other path-prior kind even when named: aiohttp-7715's report names the
+``examples/server_simple.py`` it ran, the fix is in ``http_parser.py``) whose path ends with such a tail (``src/attr/_make.py`` for
 ``site-packages/attr/_make.py``) is *pointed at*. In a long prompt that points at one or
 :data:`MAX_NAMED` files, each has its best chunk raised to ``report_path_share`` x the leading
 score at this point of the pipeline (plus a hundredth of its own score, so two pointed-at files
@@ -38,6 +39,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paqad.index.languages import SOURCE_LANGUAGES
+from paqad.search.priors import path_kinds
 from paqad.search.signals.path_priors import prior_of
 from paqad.search.signals.test_subjects import is_test_file
 
@@ -99,8 +101,9 @@ def pointed_files(context: RankingContext, scores: dict[int, float]) -> list[str
     out = []
     for path, ids in context.files_best_first(scores).items():
         row = context.rows[ids[0]]
-        if row.language not in SOURCE_LANGUAGES or is_test_file(path) or prior_of(context.prior_factors.get(ids[0], ())) != 1.0:
-            continue
+        if (row.language not in SOURCE_LANGUAGES or is_test_file(path) or prior_of(context.prior_factors.get(ids[0], ())) != 1.0
+                or path_kinds(path, row.language, "") - {"barrel"}):
+            continue  # a named file is exempt from the priors: an example the reporter ran is still not the code
         stem = next((path[: -len(ext)] for ext in _MODULE_EXTENSIONS if path.endswith(ext)), None)
         if any(_ends_with(path, tail) for tail in tails) or (stem is not None and any(_ends_with(stem, m) for m in modules)):
             out.append(path)
