@@ -31,7 +31,9 @@ by default) and ``delegates`` (a long prompt's Python facade: its sibling-module
 ``definitions``), ``c_header_pairs`` (a C header chunk beside its candidate ``.c``, off by default;
 ``path_priors`` reads ``c_test_files``: ``x_unittest.cc``, googletest ``TEST(...)`` chunks are tests), round 8's localisation
 signals (``test_subjects``: a test's subject module raised just above it; ``rare_names``: a long prompt's names one or
-two files define; ``title_files``: the file a title names by a class, path or commit scope), and last (issue 19) three that never move a file:
+two files define; ``title_files``: the file a title names by a class, path or commit scope), round 9's
+``private_names`` (off by default) and ``report_paths`` (the files a long prompt points at: a site-packages
+frame, a repository link, a diff header, a dotted module name), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
 11. ``passage_choice``: a file's thin best chunk (doc comment, imports, tail) trades places with its

@@ -15,10 +15,10 @@ A bug report names the project's own files in ways a reporter's own code cannot 
   ends in an error type (``tomlkit.exceptions.InvalidNumberError``: the error a report quotes is
   defined apart from the code that raises it).
 
-A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`, not a test, example,
+A candidate code file (:data:`~paqad.index.languages.SOURCE_LANGUAGES`; not a test, example,
 vendored copy or other path-prior kind even when named: aiohttp-7715's report names the
-``examples/server_simple.py`` it ran, the fix is in ``http_parser.py``) whose path ends with such a tail (``src/attr/_make.py`` for
-``site-packages/attr/_make.py``) is *pointed at*. In a long prompt that points at one or
+``examples/server_simple.py`` it ran, the fix is in ``http_parser.py``) whose path ends with such
+a tail (``src/attr/_make.py`` for ``site-packages/attr/_make.py``) is *pointed at*. In a long prompt that points at one or
 :data:`MAX_NAMED` files, each has its best chunk raised to ``report_path_share`` x the leading
 score at this point of the pipeline (plus a hundredth of its own score, so two pointed-at files
 keep their order); a report pointing at more files walks through them (a traceback through
@@ -30,7 +30,8 @@ the embedding of its head rank a release-notes page, ``setup.py`` or a sibling m
 file the traceback or the module name says (packaging-104: ``setup.py`` over ``packaging/
 requirements.py`` for "a race condition in packaging.requirements").
 
-Switch: ``RankingOptions.report_path_share`` (0.0 = off; ablation ``no-report-paths``).
+Switch: ``RankingOptions.report_path_share`` (0.0 = off; ablation ``no-report-paths``; bench/README.md
+"Round 9: issue localisation": issue set dev MRR 0.769 -> 0.796, test 0.733 -> 0.768).
 """
 
 from __future__ import annotations
