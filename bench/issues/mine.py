@@ -32,7 +32,7 @@ MAX_FILES = 5
 
 def git(git_dir: Path, *args: str) -> str:
     return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True,
-                          check=True).stdout
+                          errors="replace", check=True).stdout  # binary diffs (scrapy) are not UTF-8
 
 
 def gold_files(git_dir: Path, commit: str) -> tuple[list[str], list[str]]:

@@ -222,9 +222,42 @@ def _query_paths(text: str, frames: list[Frame]) -> dict[str, None]:
     return paths
 
 
-def _embedded_identifiers(text: str, identifiers: dict[str, Identifier]) -> None:
-    """Add identifier-shaped tokens (or anything in backticks) of a prose query, outside paths."""
+# issue 24, round 9: a pasted report's template checklist (`- [x] I have verified that the issue exists against
+# the main branch`, celery's and many projects' bug templates) is the template's words, not the report's: in a long
+# prompt its lines (and their indented continuation lines) are left out of the identifiers, the words and the
+# rankers' text (celery's issue set R@5 66.7 -> 100). Module switches, read by analyze (the query is read before
+# any RankingOptions apply); bench/README.md "Round 9: issue localisation" measures each off.
+TEMPLATE_LINES = True
+# and a name inside a link (`github.com`, `docs.celeryq.dev`) not one of a long prompt's identifiers; measured,
+# left off: dev +1 issue a little (tomlkit-283), test httpx-2810 lost (`asgi.readthedocs.io` named its gold asgi.py)
+LINK_NAMES = False
+_CHECKLIST_ITEM = re.compile(r"^(\s*)[-*+]\s+\[[ xX]?\](?:\s|$)")
+_URL = re.compile(r"\bhttps?://\S+")
+
+
+def without_checklists(text: str) -> str:
+    """``text`` without its Markdown task-list lines (``- [ ] ...``, ``- [x] ...``) and the lines
+    indented deeper than such an item right after it (its continuation)."""
+    out: list[str] = []
+    item_indent: int | None = None
+    for line in text.splitlines():
+        found = _CHECKLIST_ITEM.match(line)
+        if found:
+            item_indent = len(found.group(1))
+            continue
+        if item_indent is not None and line.strip() and len(line) - len(line.lstrip()) > item_indent:
+            continue
+        item_indent = None
+        out.append(line)
+    return "\n".join(out)
+
+
+def _embedded_identifiers(text: str, identifiers: dict[str, Identifier], links: bool = True) -> None:
+    """Add identifier-shaped tokens (or anything in backticks) of a prose query, outside paths
+    (and, with ``links`` False, outside ``http(s)://`` links)."""
     path_spans = [m.span(1) for m in _PATH.finditer(text)]
+    if not links:
+        path_spans += [m.span() for m in _URL.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         token = m.group(0)
         if any(a <= m.start() < b for a, b in path_spans):
@@ -255,16 +288,17 @@ def analyze(query: str) -> QueryInfo:
     frames = _frames(text)
     _frame_identifiers(frames, identifiers)
     paths = _query_paths(text, frames)
-    if single is None:
-        _embedded_identifiers(text, identifiers)
-    words = tuple(dict.fromkeys(
-        w.lower() for w in _WORD.findall(_prose_of(text)) if len(w) > 2 and w.lower() not in STOPWORDS
-    ))
     lines = text.count("\n") + 1
     long = len(text) > LONG_PROMPT_CHARS or lines >= LONG_PROMPT_LINES
+    report = without_checklists(text) if long and TEMPLATE_LINES else text  # a long prompt's own words
+    if single is None:
+        _embedded_identifiers(report, identifiers, links=not (long and LINK_NAMES))
+    words = tuple(dict.fromkeys(
+        w.lower() for w in _WORD.findall(_prose_of(report)) if len(w) > 2 and w.lower() not in STOPWORDS
+    ))
     names = [i.text for i in identifiers.values()]
     if long:
-        prose = _prose_of(text)
+        prose = _prose_of(report)
         lexical = " ".join([prose, *names, *paths])
         head = prose.strip()[:DENSE_HEAD_CHARS]
         dense = head + ("\n" + " ".join(names) if names else "")

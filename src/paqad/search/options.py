@@ -285,6 +285,15 @@ class RankingOptions:
     # the prompt's title names a file (a class named like it, a path, a commit scope): its best chunk raised to
     # this x the leading score (signals.title_files; 0.0 = off; git-mined dev 0.752 -> 0.766)
     title_file_share: float = 1.05
+    # issue 24, round 9 (bench/README.md "Round 9: issue localisation"): a long prompt pointing at one or two
+    # files (a site-packages traceback frame, a repository link, a diff header, a dotted module name): their
+    # best chunks raised to this x the leading score (signals.report_paths; 0.0 = off)
+    report_path_share: float = 1.05
+    # and a long prompt's `_private` names only one candidate module holds (`_out_of_band`, `_reconnect_pubsub`):
+    # that module's best chunk raised to this x the leading score (signals.private_names; 0.0 = off). Measured,
+    # left off (1.05 in "with-private-names"): with the template checklist left out (analysis.TEMPLATE_LINES) it
+    # gains no dev issue (celery-10273 is first without it) and loses attrs-1295 (dev MRR 0.797 -> 0.796)
+    private_name_share: float = 0.0
 
     @property
     def gather_depth(self) -> int:
@@ -328,7 +337,7 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     # the default as round 4 left it (main 1163546): round 5's and 6's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF)
+                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF)
     return configs
 
 
@@ -351,6 +360,8 @@ ROUND_8_SYMBOLS_OFF = {"text_definitions": False, "header_types": False, "qualif
 # round-6-default, round-5-default and round-4-default too)
 # round 8's fields of issue and commit localisation (branch gitmined-loc) at their round-7 values
 ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
+# issue 24, round 9 (branch issue-loc9): this round's issue-localisation fields at their round-8 values
+ROUND_9_OFF = {"report_path_share": 0.0}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -457,10 +468,10 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
-        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF),
+        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF),
         # round 7: a facade's delegates over it (signals.delegates) off
         "no-delegates": replace(default, delegate_share=0.0),
-        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF),
+        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF),
     }
 
 
@@ -485,7 +496,7 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-c-header-pairs": replace(default, c_header_pair_prior=0.7),  # measured, left off
         # every C/C++ rule measured this round on together (c_signatures is round 6's, left off again)
         "with-round-8": replace(default, c_header_pair_prior=0.7, c_signatures=True),
-        "round-7-default": replace(default, **ROUND_8_OFF),
+        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF),
     }
 
 
@@ -498,6 +509,16 @@ def _round_8_passages(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
+def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 9 (issue localisation, bench/README.md "Round 9: issue localisation"): each
+    technique off, and all of them (``round-8-default``: main 0dd19ac's default)."""
+    return {
+        "no-report-paths": replace(default, report_path_share=0.0),
+        "with-private-names": replace(default, private_name_share=1.05),  # measured, left off
+        "round-8-default": replace(default, **ROUND_9_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -505,7 +526,7 @@ def ablations() -> dict[str, RankingOptions]:
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
                           passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
-                          **ROUND_8_OFF)
+                          **ROUND_8_OFF, **ROUND_9_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -551,7 +572,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
-                 _round_8_symbols, _round_8_prose, _round_8_localisation):
+                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation):
         configs.update(part(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
