@@ -1,7 +1,7 @@
 """Issue 24, round 9 (issue localisation): what a pasted report points at. The template checklist
 left out of a long prompt's text (analysis.without_checklists), the files a report names by a
-site-packages frame, a repository link, a diff header or a dotted module (signals.report_paths),
-the one module holding its ``_private`` names (signals.private_names); on a real index of a small
+site-packages frame, a repository link, a diff header or a dotted module (signals.report_paths);
+on a real index of a small
 task-queue package with sibling backend modules, with the real model (the benchmark is
 bench/issues/run.py)."""
 
@@ -17,7 +17,6 @@ from paqad.search import RankingOptions, ablations
 from paqad.search.analysis import analyze, without_checklists
 from paqad.search.options import ROUND_9_OFF
 from paqad.search.signals import in_force
-from paqad.search.signals.private_names import private_names
 from paqad.search.signals.report_paths import module_tails, path_tails
 
 CHECKLIST = """# Checklist
@@ -38,7 +37,7 @@ def test_a_checklist_and_its_continuation_lines_are_not_the_report():
     info = analyze("Results are lost after a reconnect\n\n" + CHECKLIST + "\nThe result consumer drops them.")
     assert [i.text for i in info.identifiers] == []  # `main`, github.com, docs.taskq.dev came from the template
     assert "verified" not in info.lexical_text and "consumer drops" in info.lexical_text
-    # a link's names stay identifiers unless LINK_NAMES (measured, left off)
+    # a link's names stay identifiers (leaving them out was measured and left off: bench/README round 9)
     long = analyze("Leak in EventDispatcher\n\nSee https://docs.python.org/3/library/logging.html for the handler.\n" * 3)
     assert [i.text for i in long.identifiers] == ["EventDispatcher", "docs.python.org", "logging.html"]
 
@@ -53,17 +52,13 @@ def test_the_paths_and_modules_a_report_points_at():
     assert path_tails(report) == {"taskq/worker/control.py", "taskq/backends/rpc.py", "taskq/app.py"}
     # every dotted name of two or more parts is a candidate module path (`dispatcher/send` matches no file)
     assert module_tails(report) == {"dispatcher/send", "taskq/backends", "taskq/backends/redis"}  # not the error's module
-    assert private_names("uses app.backend._out_of_band, __init__ and _id; self._outbound_buffer") == {
-        "_out_of_band", "_outbound_buffer"}
 
 
-def test_report_paths_is_on_by_default_private_names_measured_and_left_off():
+def test_report_paths_is_on_by_default():
     assert "report_paths" in in_force(RankingOptions())
-    assert "private_names" not in in_force(RankingOptions())  # measured, left off
-    assert "private_names" in in_force(ablations()["with-private-names"])
     assert "report_paths" not in in_force(ablations()["no-report-paths"])
-    assert not {"private_names", "report_paths"} & set(in_force(ablations()["round-8-default"]))
-    assert not {"private_names", "report_paths"} & set(in_force(RankingOptions(**ROUND_9_OFF)))
+    assert "report_paths" not in in_force(ablations()["round-8-default"])
+    assert "report_paths" not in in_force(RankingOptions(**ROUND_9_OFF))
 
 
 BASE = '''"""Result backends: the base class every backend derives from."""
@@ -209,19 +204,6 @@ def taskq(tmp_path_factory, paqad_home) -> Path:
 
 ROUND_8 = RankingOptions(**ROUND_9_OFF)
 
-PRIVATE_REPORT = """Result backend leaks memory when polling task state
-
-If you poll `result.state` of finished tasks with the result backend, memory keeps growing on
-the client: the result message of a finished task is requeued on every poll and the next poll
-for another task stores it, where nothing removes it again.
-
-```python
-while result.state != "SUCCESS":
-    sleep(1)
-print(app.backend._out_of_band)  # should be empty, but isn't
-```
-"""
-
 MODULE_REPORT = """Heartbeat after a broker reconnect fails in taskq.worker.control
 
 After a broker reconnect the consumer restarts and the event dispatcher is None, not back yet;
@@ -229,13 +211,6 @@ a heartbeat requested in between fails: the worker has no dispatcher to send the
 heartbeat with, and logs AttributeError: 'NoneType' object has no attribute 'send'. The
 consumer should not be asked for a heartbeat before it restarted its event dispatcher.
 """
-
-
-def test_the_module_holding_the_private_name_a_report_quotes_leads(taskq):
-    # the Redis backend's docstrings share the report's words; only rpc.py holds `_out_of_band`
-    on = ablations()["with-private-names"]  # measured, left off by default
-    assert _files(taskq, PRIVATE_REPORT, on)[:2] == ["taskq/backends/rpc.py", "taskq/backends/redis.py"]
-    assert _files(taskq, PRIVATE_REPORT)[:2] == ["taskq/backends/redis.py", "taskq/backends/rpc.py"]
 
 
 def test_the_module_a_report_names_by_its_dotted_name_leads(taskq):

@@ -228,11 +228,7 @@ def _query_paths(text: str, frames: list[Frame]) -> dict[str, None]:
 # rankers' text (celery's issue set R@5 66.7 -> 100). Module switches, read by analyze (the query is read before
 # any RankingOptions apply); bench/README.md "Round 9: issue localisation" measures each off.
 TEMPLATE_LINES = True
-# and a name inside a link (`github.com`, `docs.celeryq.dev`) not one of a long prompt's identifiers; measured,
-# left off: dev +1 issue a little (tomlkit-283), test httpx-2810 lost (`asgi.readthedocs.io` named its gold asgi.py)
-LINK_NAMES = False
 _CHECKLIST_ITEM = re.compile(r"^(\s*)[-*+]\s+\[[ xX]?\](?:\s|$)")
-_URL = re.compile(r"\bhttps?://\S+")
 
 
 def without_checklists(text: str) -> str:
@@ -252,12 +248,9 @@ def without_checklists(text: str) -> str:
     return "\n".join(out)
 
 
-def _embedded_identifiers(text: str, identifiers: dict[str, Identifier], links: bool = True) -> None:
-    """Add identifier-shaped tokens (or anything in backticks) of a prose query, outside paths
-    (and, with ``links`` False, outside ``http(s)://`` links)."""
+def _embedded_identifiers(text: str, identifiers: dict[str, Identifier]) -> None:
+    """Add identifier-shaped tokens (or anything in backticks) of a prose query, outside paths."""
     path_spans = [m.span(1) for m in _PATH.finditer(text)]
-    if not links:
-        path_spans += [m.span() for m in _URL.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         token = m.group(0)
         if any(a <= m.start() < b for a, b in path_spans):
@@ -292,7 +285,7 @@ def analyze(query: str) -> QueryInfo:
     long = len(text) > LONG_PROMPT_CHARS or lines >= LONG_PROMPT_LINES
     report = without_checklists(text) if long and TEMPLATE_LINES else text  # a long prompt's own words
     if single is None:
-        _embedded_identifiers(report, identifiers, links=not (long and LINK_NAMES))
+        _embedded_identifiers(report, identifiers)
     words = tuple(dict.fromkeys(
         w.lower() for w in _WORD.findall(_prose_of(report)) if len(w) > 2 and w.lower() not in STOPWORDS
     ))

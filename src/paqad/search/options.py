@@ -289,11 +289,6 @@ class RankingOptions:
     # files (a site-packages traceback frame, a repository link, a diff header, a dotted module name): their
     # best chunks raised to this x the leading score (signals.report_paths; 0.0 = off)
     report_path_share: float = 1.05
-    # and a long prompt's `_private` names only one candidate module holds (`_out_of_band`, `_reconnect_pubsub`):
-    # that module's best chunk raised to this x the leading score (signals.private_names; 0.0 = off). Measured,
-    # left off (1.05 in "with-private-names"): with the template checklist left out (analysis.TEMPLATE_LINES) it
-    # gains no dev issue (celery-10273 is first without it) and loses attrs-1295 (dev MRR 0.797 -> 0.796)
-    private_name_share: float = 0.0
 
     @property
     def gather_depth(self) -> int:
@@ -514,7 +509,6 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     technique off, and all of them (``round-8-default``: main 0dd19ac's default)."""
     return {
         "no-report-paths": replace(default, report_path_share=0.0),
-        "with-private-names": replace(default, private_name_share=1.05),  # measured, left off
         "round-8-default": replace(default, **ROUND_9_OFF),
     }
 

@@ -32,7 +32,7 @@ by default) and ``delegates`` (a long prompt's Python facade: its sibling-module
 ``path_priors`` reads ``c_test_files``: ``x_unittest.cc``, googletest ``TEST(...)`` chunks are tests), round 8's localisation
 signals (``test_subjects``: a test's subject module raised just above it; ``rare_names``: a long prompt's names one or
 two files define; ``title_files``: the file a title names by a class, path or commit scope), round 9's
-``private_names`` (off by default) and ``report_paths`` (the files a long prompt points at: a site-packages
+``report_paths`` (the files a long prompt points at: a site-packages
 frame, a repository link, a diff header, a dotted module name), and last (issue 19) three that never move a file:
 9. ``dominant_file`` (off by default): a far-leading first file's second chunk listed second;
 10. ``passage_order``: within each file, chunks ordered by their score share plus their BM25 share;
@@ -56,7 +56,7 @@ from paqad.search.signals import (c_header_pairs, central_files, coherence, comm
                                   platform_variants, prompt_waivers, rare_names, record_data, reexports, saturation,
                                   symbol_words, test_subjects, title_files, title_names, type_modules, version_copies)
 from paqad.search.signals import deprecated_types, enum_files, inline_tests  # issue 24, round 8
-from paqad.search.signals import private_names, report_paths  # issue 24, round 9
+from paqad.search.signals import report_paths  # issue 24, round 9
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -140,9 +140,7 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("rare_names", rare_names.apply, lambda o: o.symbols and o.rare_name_share > 0),
     # issue 24, round 8: the files a prompt's title names (a class named like the file, a path, a commit scope)
     Signal("title_files", title_files.apply, lambda o: o.title_file_share > 0),
-    # issue 24, round 9: the module holding a long prompt's `_private` names, then the files it points at
-    # (a site-packages frame, a repository link, a module name: those last, they are the surer evidence)
-    Signal("private_names", private_names.apply, lambda o: o.private_name_share > 0),
+    # issue 24, round 9: the files a long prompt points at (a site-packages frame, a repository link, a module name)
     Signal("report_paths", report_paths.apply, lambda o: o.report_path_share > 0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
