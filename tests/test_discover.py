@@ -478,3 +478,27 @@ def test_manifests_two_levels_down_activate_their_stack(tmp_path: Path) -> None:
     })  # fmt: skip
     assert [p.name for p in detect_stacks(tmp_path)][:2] == ["python", "javascript"]
     assert decisions(tmp_path)["services/billing/billing/invoices.py"] is None
+
+
+def test_the_files_hooks_install_writes_are_never_indexed(git_repo, tmp_path: Path, monkeypatch) -> None:
+    # Seen on tornado (newcomer round 10): after `hooks install --host copilot` and `--mcp`,
+    # .github/hooks/paqad-ai.json and .mcp.json were indexed (our own hook command as project
+    # content), while every other host's files sit in a hard-excluded AI tool folder.
+    from conftest import run_cli
+
+    from paqad.hosts import HOSTS
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = git_repo({"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'demo project'\n",
+                      "app/main.py": PY})
+    for host in HOSTS:
+        code, _, err = run_cli("hooks", "install", "--host", host, *([] if host == "claude-local" else ["--mcp"]),
+                               project=root)
+        assert code == 0, err
+    written = {path for host in HOSTS.values()
+               for path in (host.settings_path, host.mcp_path, host.rule_path) if path}
+    assert {".github/hooks/paqad-ai.json", ".mcp.json", ".github/mcp.json"} <= written
+    assert {path: explain(root, path).reason for path in sorted(written)} == {
+        path: "hard:ai-tool-dir" if path.split("/")[0] in {".claude", ".codex", ".gemini", ".cursor"}
+        else "hard:ai-tool-file" for path in sorted(written)}
+    assert {d.path for d in discover(root).eligible} == {"pyproject.toml", "app/main.py"}
