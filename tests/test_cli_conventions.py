@@ -192,3 +192,36 @@ def test_a_file_where_a_paqad_folder_goes_is_a_user_error_naming_it(tmp_path: Pa
     assert err.splitlines()[-1] == (
         f"paqad-ai: error: cannot use {tmp_path / '.paqad' / folder}: File exists; a file stands where paqad-ai keeps "
         "a folder: move or delete it, then run the command again (the committed index is unchanged)")
+
+
+def test_a_file_where_paqad_home_goes_is_named_not_called_a_damaged_model(tmp_path: Path, monkeypatch) -> None:
+    # Seen as a new user (round 10): with PAQAD_HOME naming a file, `rag init` said the model
+    # "cannot be loaded (NotADirectoryError ...)" and told the user to remove the model folder and
+    # run `rag model pull`, which fails the same way; `rag model pull` itself named the real cause.
+    home = tmp_path / "home-is-a-file"
+    home.write_text("")
+    monkeypatch.setenv("PAQAD_HOME", str(home))
+    write_files(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "shop"\n',
+                                    "src/shop/cart.py": "def total(items):\n    return sum(i.price for i in items)\n"})
+    code, _, err = run("rag", "init", "--provider", "local", "--yes", project=tmp_path / "proj")
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        f"paqad-ai: error: cannot use {home / 'models' / '.tmp'}: Not a directory; a file stands where paqad-ai keeps "
+        "a folder: move or delete it, then run the command again (the committed index is unchanged)")
+    assert not (tmp_path / "proj" / ".paqad" / "vectors").exists()
+
+
+def test_probe_with_an_unwritable_paqad_home_searches_by_keywords_naming_the_path(project: Path, tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    # The other side of the case above: a search never fails for a model store it cannot fill; it
+    # answers by keywords and says which path stood in the way.
+    home = tmp_path / "home-is-a-file"
+    home.write_text("")
+    monkeypatch.setenv("PAQAD_HOME", str(home))
+    code, out, err = run("rag", "probe", "convert money to cents", "-n", "1", project=project)
+    assert code == 0, err
+    assert out.splitlines()[1].split()[4] == "src/ledger/money.py:1"
+    assert err.splitlines() == [
+        f"paqad-ai: warning: semantic search unavailable (the model store cannot be used: {home / 'models' / '.tmp'}: "
+        "Not a directory; a file stands where a folder must be: move it away, or set PAQAD_HOME to another folder); "
+        "keyword search only; index not synced (the previous index is kept)"]
