@@ -225,3 +225,23 @@ def test_probe_with_an_unwritable_paqad_home_searches_by_keywords_naming_the_pat
         f"paqad-ai: warning: semantic search unavailable (the model store cannot be used: {home / 'models' / '.tmp'}: "
         "Not a directory; a file stands where a folder must be: move it away, or set PAQAD_HOME to another folder); "
         "keyword search only; index not synced (the previous index is kept)"]
+
+
+def test_a_query_longer_than_a_prompt_is_searched_as_the_hook_searches_a_pasted_log(project: Path) -> None:
+    # Seen as a new user (round 10) on tornado: `rag probe --query-file` with 400,000 characters of
+    # distinct words ran 149 s at 1.3 GB (20,000: 4.9 s; a 600 KB `git diff | rag probe -`, the
+    # README's example, 9.5 s), while the hook cuts the same prompt to 20,000 characters and
+    # answers within its budget. The probe now searches what the hook would.
+    from paqad.deliver.query import MAX_PROMPT_CHARS, PROMPT_HEAD_CHARS
+
+    words = " ".join(f"w{n:06x}" for n in range(60_000))  # 480,000 characters, no two words alike
+    query = "convert money to cents\n" + words + "\nTypeError: to_cents() got a str\n" + words
+    proc = subprocess.run([PAQAD_AI, "rag", "probe", "-", "--json", "-n", "1", "--project-root", str(project)],
+                          input=query, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PAQAD_RAG_WARM_PROCESS": "false"})
+    assert proc.returncode == 0, proc.stderr
+    searched = json.loads(proc.stdout)["query"]
+    assert len(searched) <= MAX_PROMPT_CHARS and searched.startswith(query[:PROMPT_HEAD_CHARS])
+    assert "TypeError: to_cents() got a str" in searched.splitlines()
+    assert (f"the query has {len(query.strip()):,} characters; searched its first 2,000, last 1,000 "
+            f"and its lines naming an error, {len(searched):,} in all, as the prompt hook does") in proc.stderr.splitlines()
