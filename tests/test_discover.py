@@ -502,3 +502,24 @@ def test_the_files_hooks_install_writes_are_never_indexed(git_repo, tmp_path: Pa
         path: "hard:ai-tool-dir" if path.split("/")[0] in {".claude", ".codex", ".gemini", ".cursor"}
         else "hard:ai-tool-file" for path in sorted(written)}
     assert {d.path for d in discover(root).eligible} == {"pyproject.toml", "app/main.py"}
+
+
+def test_a_fifo_named_like_markdown_or_gitignore_is_never_opened(git_repo) -> None:
+    # Seen as a new user (round 10): a FIFO called notes.md made `rag init`, `rag status --explain`
+    # and every background refresh block for ever on the generated-entry marker's read (layer 2);
+    # a FIFO called .gitignore blocked the walk the same way. A FIFO .py was already fine (size 0).
+    import subprocess
+    import sys
+
+    root = git_repo({"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'demo project'\n",
+                     "app/main.py": PY})
+    for name in ("notes.md", "app/.gitignore", "pipe.py"):
+        os.mkfifo(root / name)
+    paqad_ai = str(Path(sys.executable).parent / "paqad-ai")
+    runs = [subprocess.run([paqad_ai, "rag", "status", "--explain", path, "--project-root", str(root)],
+                           capture_output=True, text=True, timeout=60) for path in ("notes.md", ".")]
+    assert [run.returncode for run in runs] == [0, 0], [run.stderr for run in runs]
+    assert runs[0].stdout.splitlines() == ["notes.md: not indexed (check:empty)",
+                                           "  not a regular file (a FIFO, socket or device): never read"]
+    assert decisions(root) == {".git/": "hard:vcs-dir", "app/.gitignore": "type:extension", "app/main.py": None,
+                               "notes.md": "check:empty", "pipe.py": "check:empty", "pyproject.toml": None}

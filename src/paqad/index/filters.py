@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import codecs
 import fnmatch
+import os
 import re
 import stat
 from dataclasses import dataclass
@@ -136,14 +137,29 @@ def hard_dir_reason(name: str) -> str | None:
     return None
 
 
-def has_generated_marker(path: Path | str) -> bool:
-    """True if :data:`GENERATED_MARKER` occurs in the first :data:`MARKER_SNIFF_BYTES` bytes."""
+def read_regular(path: Path | str, limit: int = -1) -> bytes | None:
+    """The first ``limit`` bytes (all when ``-1``) of ``path`` when it is a regular file, else
+    ``None`` (also when it cannot be read). Opened without blocking and checked by ``fstat``
+    before any read: a FIFO called ``notes.md`` or ``.gitignore`` blocked a plain ``open`` for
+    ever (round 10), and with it ``init``, ``--explain`` and every background refresh."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(MARKER_SNIFF_BYTES)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return False
-    return GENERATED_MARKER.encode() in head
+        return None
+    with open(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return handle.read(limit)
+        except OSError:
+            return None
+
+
+def has_generated_marker(path: Path | str) -> bool:
+    """True if :data:`GENERATED_MARKER` occurs in the first :data:`MARKER_SNIFF_BYTES` bytes of
+    the regular file ``path``."""
+    head = read_regular(path, MARKER_SNIFF_BYTES)
+    return head is not None and GENERATED_MARKER.encode() in head
 
 
 def hard_file_reason(path: Path | str, name: str, is_symlink: bool, rel: str = "") -> str | None:
@@ -269,10 +285,10 @@ class IgnoreLevel:
 
 
 def read_ignore_file(path: Path, dir: str, source: str, prefix: str = "") -> IgnoreLevel | None:
-    """Load one ``.gitignore`` / ``info/exclude``; ``None`` if absent, unreadable or empty."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    """Load one ``.gitignore`` / ``info/exclude``; ``None`` if absent, unreadable, empty or not
+    a regular file (a FIFO would block the walk)."""
+    data = read_regular(path)
+    if data is None:
         return None
     text = data.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):  # git skips a UTF-8 BOM (dir.c, add_patterns_from_buffer)
