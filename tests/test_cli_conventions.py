@@ -192,3 +192,56 @@ def test_a_file_where_a_paqad_folder_goes_is_a_user_error_naming_it(tmp_path: Pa
     assert err.splitlines()[-1] == (
         f"paqad-ai: error: cannot use {tmp_path / '.paqad' / folder}: File exists; a file stands where paqad-ai keeps "
         "a folder: move or delete it, then run the command again (the committed index is unchanged)")
+
+
+def test_a_file_where_paqad_home_goes_is_named_not_called_a_damaged_model(tmp_path: Path, monkeypatch) -> None:
+    # Seen as a new user (round 10): with PAQAD_HOME naming a file, `rag init` said the model
+    # "cannot be loaded (NotADirectoryError ...)" and told the user to remove the model folder and
+    # run `rag model pull`, which fails the same way; `rag model pull` itself named the real cause.
+    home = tmp_path / "home-is-a-file"
+    home.write_text("")
+    monkeypatch.setenv("PAQAD_HOME", str(home))
+    write_files(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "shop"\n',
+                                    "src/shop/cart.py": "def total(items):\n    return sum(i.price for i in items)\n"})
+    code, _, err = run("rag", "init", "--provider", "local", "--yes", project=tmp_path / "proj")
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        f"paqad-ai: error: cannot use {home / 'models' / '.tmp'}: Not a directory; a file stands where paqad-ai keeps "
+        "a folder: move or delete it, then run the command again (the committed index is unchanged)")
+    assert not (tmp_path / "proj" / ".paqad" / "vectors").exists()
+
+
+def test_probe_with_an_unwritable_paqad_home_searches_by_keywords_naming_the_path(project: Path, tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    # The other side of the case above: a search never fails for a model store it cannot fill; it
+    # answers by keywords and says which path stood in the way.
+    home = tmp_path / "home-is-a-file"
+    home.write_text("")
+    monkeypatch.setenv("PAQAD_HOME", str(home))
+    code, out, err = run("rag", "probe", "convert money to cents", "-n", "1", project=project)
+    assert code == 0, err
+    assert out.splitlines()[1].split()[4] == "src/ledger/money.py:1"
+    assert err.splitlines() == [
+        f"paqad-ai: warning: semantic search unavailable (the model store cannot be used: {home / 'models' / '.tmp'}: "
+        "Not a directory; a file stands where a folder must be: move it away, or set PAQAD_HOME to another folder); "
+        "keyword search only; index not synced (the previous index is kept)"]
+
+
+def test_a_query_longer_than_a_prompt_is_searched_as_the_hook_searches_a_pasted_log(project: Path) -> None:
+    # Seen as a new user (round 10) on tornado: `rag probe --query-file` with 400,000 characters of
+    # distinct words ran 149 s at 1.3 GB (20,000: 4.9 s; a 600 KB `git diff | rag probe -`, the
+    # README's example, 9.5 s), while the hook cuts the same prompt to 20,000 characters and
+    # answers within its budget. The probe now searches what the hook would.
+    from paqad.deliver.query import MAX_PROMPT_CHARS, PROMPT_HEAD_CHARS
+
+    words = " ".join(f"w{n:06x}" for n in range(60_000))  # 480,000 characters, no two words alike
+    query = "convert money to cents\n" + words + "\nTypeError: to_cents() got a str\n" + words
+    proc = subprocess.run([PAQAD_AI, "rag", "probe", "-", "--json", "-n", "1", "--project-root", str(project)],
+                          input=query, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PAQAD_RAG_WARM_PROCESS": "false"})
+    assert proc.returncode == 0, proc.stderr
+    searched = json.loads(proc.stdout)["query"]
+    assert len(searched) <= MAX_PROMPT_CHARS and searched.startswith(query[:PROMPT_HEAD_CHARS])
+    assert "TypeError: to_cents() got a str" in searched.splitlines()
+    assert (f"the query has {len(query.strip()):,} characters; searched its first 2,000, last 1,000 "
+            f"and its lines naming an error, {len(searched):,} in all, as the prompt hook does") in proc.stderr.splitlines()

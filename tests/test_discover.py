@@ -478,3 +478,48 @@ def test_manifests_two_levels_down_activate_their_stack(tmp_path: Path) -> None:
     })  # fmt: skip
     assert [p.name for p in detect_stacks(tmp_path)][:2] == ["python", "javascript"]
     assert decisions(tmp_path)["services/billing/billing/invoices.py"] is None
+
+
+def test_the_files_hooks_install_writes_are_never_indexed(git_repo, tmp_path: Path, monkeypatch) -> None:
+    # Seen on tornado (newcomer round 10): after `hooks install --host copilot` and `--mcp`,
+    # .github/hooks/paqad-ai.json and .mcp.json were indexed (our own hook command as project
+    # content), while every other host's files sit in a hard-excluded AI tool folder.
+    from conftest import run_cli
+
+    from paqad.hosts import HOSTS
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = git_repo({"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'demo project'\n",
+                      "app/main.py": PY})
+    for host in HOSTS:
+        code, _, err = run_cli("hooks", "install", "--host", host, *([] if host == "claude-local" else ["--mcp"]),
+                               project=root)
+        assert code == 0, err
+    written = {path for host in HOSTS.values()
+               for path in (host.settings_path, host.mcp_path, host.rule_path) if path}
+    assert {".github/hooks/paqad-ai.json", ".mcp.json", ".github/mcp.json"} <= written
+    assert {path: explain(root, path).reason for path in sorted(written)} == {
+        path: "hard:ai-tool-dir" if path.split("/")[0] in {".claude", ".codex", ".gemini", ".cursor"}
+        else "hard:ai-tool-file" for path in sorted(written)}
+    assert {d.path for d in discover(root).eligible} == {"pyproject.toml", "app/main.py"}
+
+
+def test_a_fifo_named_like_markdown_or_gitignore_is_never_opened(git_repo) -> None:
+    # Seen as a new user (round 10): a FIFO called notes.md made `rag init`, `rag status --explain`
+    # and every background refresh block for ever on the generated-entry marker's read (layer 2);
+    # a FIFO called .gitignore blocked the walk the same way. A FIFO .py was already fine (size 0).
+    import subprocess
+    import sys
+
+    root = git_repo({"pyproject.toml": "[project]\nname = 'demo'\nversion = '0.1.0'\ndescription = 'demo project'\n",
+                     "app/main.py": PY})
+    for name in ("notes.md", "app/.gitignore", "pipe.py"):
+        os.mkfifo(root / name)
+    paqad_ai = str(Path(sys.executable).parent / "paqad-ai")
+    runs = [subprocess.run([paqad_ai, "rag", "status", "--explain", path, "--project-root", str(root)],
+                           capture_output=True, text=True, timeout=60) for path in ("notes.md", ".")]
+    assert [run.returncode for run in runs] == [0, 0], [run.stderr for run in runs]
+    assert runs[0].stdout.splitlines() == ["notes.md: not indexed (check:empty)",
+                                           "  not a regular file (a FIFO, socket or device): never read"]
+    assert decisions(root) == {".git/": "hard:vcs-dir", "app/.gitignore": "type:extension", "app/main.py": None,
+                               "notes.md": "check:empty", "pipe.py": "check:empty", "pyproject.toml": None}

@@ -408,3 +408,16 @@ def test_a_lone_surrogate_in_a_tool_argument_gets_an_answer(indexed: Path) -> No
         proc.stdin.close()
         proc.wait(timeout=30)
     assert proc.returncode == 0
+
+
+def test_a_query_longer_than_a_prompt_is_searched_as_the_hook_searches_a_pasted_log(indexed: Path) -> None:
+    # Round 10 (newcomer): a 400,000-character query of distinct words took `rag probe` 149 s; the
+    # MCP server searched any length too. It searches what the hook would: head, tail, error lines.
+    from paqad.deliver.query import MAX_PROMPT_CHARS
+
+    words = " ".join(f"w{n:06x}" for n in range(60_000))
+    query = "great-circle distance between two coordinates\n" + words + "\nValueError: haversine() got a str\n" + words
+    _, results = _calls(indexed, [("search_code", {"query": query, "top_k": 1})])
+    data = _ok(results[0])
+    assert len(data["query"]) <= MAX_PROMPT_CHARS and "ValueError: haversine() got a str" in data["query"].splitlines()
+    assert data["results"][0]["path"] == "src/geo/distance.py"

@@ -296,3 +296,35 @@ def test_typed_and_short_declarations_of_a_secret_are_redacted(tmp_path: Path) -
             ("src/config.ts", 'export const API_SECRET: string = "[redacted]";'),
             ("src/config.ts", 'export const region = "eu-west-1";'),
             ("config.rb", '  :password => "[redacted]",')} <= lines
+
+
+URL_PASSWORD = "hunter2Prod0nly"
+URL_CREDENTIALS = {
+    # Seen on tornado (newcomer round 10): `DATABASE_URL = "postgresql://admin:<pw>@db...:5432/prod"`
+    # was indexed, and the prompt hook delivered the line with the password to the agent, while the
+    # API key on the line above was redacted.
+    "pyproject.toml": '[project]\nname = "shop"\n',
+    "src/shop/settings.py": (f'DATABASE_URL = "postgresql://admin:{URL_PASSWORD}@db.example.com:5432/prod"\n'
+                             f"BROKER = 'amqp://shop:{URL_PASSWORD}@rabbit/vhost'\n"
+                             'TEMPLATE = f"postgresql://{user}:{password}@{host}/db"\n'
+                             'FROM_ENV = "redis://:${REDIS_PASSWORD}@cache:6379/0"\n'
+                             'DOCS = "https://docs.example.com/a:b@c"\n'),
+    "deploy/README.md": f"Clone with `git clone https://ci-bot:{URL_PASSWORD}@git.example.com/shop.git`.\n",
+}
+
+
+def test_a_password_in_a_url_is_redacted_and_templates_are_kept(tmp_path: Path) -> None:
+    from conftest import write_files
+
+    from paqad.index.sync import chunk_project
+
+    write_files(tmp_path, URL_CREDENTIALS)
+    chunks = chunk_project(tmp_path, max_file_size=1 << 20)
+    lines = {line for chunk in chunks for line in chunk.text.splitlines()}
+    assert [line for line in lines if URL_PASSWORD in line] == []
+    assert {'DATABASE_URL = "postgresql://admin:[redacted]@db.example.com:5432/prod"',
+            "BROKER = 'amqp://shop:[redacted]@rabbit/vhost'",
+            'TEMPLATE = f"postgresql://{user}:{password}@{host}/db"',
+            'FROM_ENV = "redis://:${REDIS_PASSWORD}@cache:6379/0"',
+            'DOCS = "https://docs.example.com/a:b@c"',
+            "Clone with `git clone https://ci-bot:[redacted]@git.example.com/shop.git`."} <= lines

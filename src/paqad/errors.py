@@ -38,6 +38,19 @@ of the base class itself is not allowed outside this module (tests/test_layout.p
 
 from __future__ import annotations
 
+import errno
+
+ENVIRONMENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EEXIST,
+                                errno.ENOTDIR})
+"""Errors of the machine, not of paqad-ai: permission denied, read-only file system, disk full,
+quota, a file where a folder must be (``.paqad/vectors`` as a file: EEXIST from mkdir, ENOTDIR
+below it). An :class:`OSError` with one of these reaches the CLI, which names the path and the fix."""
+
+
+def is_environment_error(exc: BaseException) -> bool:
+    """True for an :class:`OSError` whose errno is in :data:`ENVIRONMENT_ERRNOS`."""
+    return isinstance(exc, OSError) and exc.errno in ENVIRONMENT_ERRNOS
+
 
 class PaqadError(Exception):
     """A user error: bad option, bad config value, missing model, missing key.

@@ -17,7 +17,7 @@ import warnings
 import click
 
 from paqad import __version__
-from paqad.errors import PaqadError
+from paqad.errors import PaqadError, is_environment_error
 
 
 class LazyGroup(click.Group):
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("paqad-ai: interrupted", err=True)
         return 130
     except OSError as exc:  # the file system said no (permissions, read-only, full disk): not a bug
-        if exc.errno not in _ENVIRONMENT_ERRNOS:
+        if not is_environment_error(exc):
             return _internal_error(exc)
         where = f" {exc.filename}" if exc.filename else ""
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # writable, but full: say where to free space
@@ -136,11 +136,6 @@ def main(argv: list[str] | None = None) -> int:
         return _internal_error(exc)
     return 0
 
-
-# Errors of the machine, not of paqad-ai: permission denied, read-only file system, disk full, quota.
-# A file where a folder must be (`.paqad/vectors` as a file: EEXIST from mkdir, ENOTDIR below it).
-_ENVIRONMENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EEXIST,
-                                 errno.ENOTDIR})
 
 
 def _internal_error(exc: BaseException) -> int:

@@ -280,7 +280,9 @@ def probe(query, query_file, top_n, path_prefix, as_json, no_sync, project_root)
     rag_similarity_threshold), relief (at or above rag_relief_floor) or below; cosine the cosine
     of query and passage; location is path:START, which editors and terminals open; lines is
     START-END; symbol is the Class.method the passage belongs to (cut to the terminal's width).
-    --json has every field, plus the dense and BM25 ranks and the gap to the floor.
+    --json has every field, plus the dense and BM25 ranks and the gap to the floor. A query over
+    20,000 characters (a pasted log, a git diff) is cut as the prompt hook cuts it: its head, its
+    tail and its lines naming an error.
 
     With rag_warm_process on (the default), the project's warm process (model and index kept
     loaded; the prompt hook starts it too) answers when it runs, and one is started for the next

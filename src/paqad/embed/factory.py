@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paqad.errors import ConfigError, ModelMissingError, PaqadError
+from paqad.errors import ConfigError, ModelMissingError, PaqadError, is_environment_error
 from paqad.project import ProjectPaths, find_project_root
 from paqad.embed.base import Embedder
 
@@ -72,13 +72,13 @@ def load_model(settings: Settings, paths: ProjectPaths | None = None, *, fetch: 
     Raises:
         ModelMissingError: the model is not in the store and cannot be fetched, or its files
             cannot be loaded (damaged); the message names the folder and the command that fixes it.
+        OSError: the model store cannot be written (:func:`paqad.errors.is_environment_error`: a
+            read-only, full or misplaced ``PAQAD_HOME``), for the CLI to name the path and the fix.
         KeyMissingError, ConfigError: from :func:`get_embedder`.
     """
     embedder = get_embedder(settings, paths, fetch=fetch)
     if embedder.provider != "local":
         return embedder
-    from paqad.embed import model_store
-
     repo_id = settings.rag_embedding_model
     try:
         embedder.fingerprint  # noqa: B018 - fetches the files when absent, or raises ModelMissingError
@@ -87,10 +87,20 @@ def load_model(settings: Settings, paths: ProjectPaths | None = None, *, fetch: 
             raise ValueError(f"it returned a vector of shape {vector.shape}, expected ({embedder.dimension},)")
     except PaqadError:
         raise
+    except OSError as exc:
+        if is_environment_error(exc):  # PAQAD_HOME read-only, full, or a file: not a damaged model
+            raise
+        raise _cannot_load(repo_id, exc) from exc
     except Exception as exc:  # onnxruntime and tokenizers raise their own types for a damaged file
-        folder = model_store.model_dir(repo_id)
-        detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-        raise ModelMissingError(
-            f"embedding model {repo_id} in {folder} cannot be loaded ({detail}); remove {folder} and run "
-            "`paqad-ai rag model pull`, or run `paqad-ai rag model import PATH`") from exc
+        raise _cannot_load(repo_id, exc) from exc
     return embedder
+
+
+def _cannot_load(repo_id: str, exc: BaseException) -> ModelMissingError:
+    from paqad.embed import model_store
+
+    folder = model_store.model_dir(repo_id)
+    detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+    return ModelMissingError(
+        f"embedding model {repo_id} in {folder} cannot be loaded ({detail}); remove {folder} and run "
+        "`paqad-ai rag model pull`, or run `paqad-ai rag model import PATH`")

@@ -151,12 +151,15 @@ class CodeSearch:
     # --- tools ----------------------------------------------------------------------------------
     def search(self, query: str, top_k: int = 5, path_prefix: str | None = None,
                include: list[str] | None = None, exclude: list[str] | None = None) -> SearchOutput:
-        """Top ``top_k`` (1..50) fused results for ``query``. Raises ``PaqadError`` (no index,
-        index of another model) and ``ValueError`` (bad arguments)."""
+        """Top ``top_k`` (1..50) fused results for ``query`` (over 20,000 characters, what the
+        prompt hook would search of it: :func:`paqad.deliver.query.bounded_prompt`). Raises
+        ``PaqadError`` (no index, index of another model) and ``ValueError`` (bad arguments)."""
+        from paqad.deliver.query import bounded_prompt
         from paqad.jobs.sync_search import SearchAsk, search_within_budget
 
         if not query or not query.strip():
             raise ValueError("query is empty")
+        query = bounded_prompt(query)  # a search's cost grows with the query's distinct words
         _check_range("top_k", top_k, MAX_TOP_K)
         scoped: list[fmt.Globs] = []
 

@@ -39,10 +39,19 @@ def probe(paths: ProjectPaths, settings: Settings, text: str, *, top_n: int | No
     """:func:`paqad.jobs.probe.probe`'s :class:`~paqad.jobs.probe.ProbeResult` for ``text``, from the
     warm process when it can answer, else computed here (same arguments, same errors raised).
     ``path_prefix`` is read from ``cwd`` (the caller's folder) when it names something there, as
-    ``--explain`` is (:func:`paqad.project.from_cwd`): ``-p .`` in ``src/`` means ``src/``."""
+    ``--explain`` is (:func:`paqad.project.from_cwd`): ``-p .`` in ``src/`` means ``src/``.
+    ``text`` over 20,000 characters is cut as the prompt hook cuts a pasted log
+    (:func:`paqad.deliver.query.bounded_prompt`), and ``note`` says so: a search's cost grows
+    with the query's distinct words (400,000 characters of them took 149 s)."""
+    from paqad.deliver.query import PROMPT_HEAD_CHARS, PROMPT_TAIL_CHARS, bounded_prompt
     from paqad.hosts import warm
     from paqad.project import from_cwd
 
+    searched = bounded_prompt(text)
+    if searched != text:
+        note(f"the query has {len(text):,} characters; searched its first {PROMPT_HEAD_CHARS:,}, last "
+             f"{PROMPT_TAIL_CHARS:,} and its lines naming an error, {len(searched):,} in all, as the prompt hook does")
+        text = searched
     if path_prefix:
         path_prefix = from_cwd(paths.root, path_prefix, cwd)
 

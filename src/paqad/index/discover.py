@@ -251,7 +251,7 @@ class _Rules:
                 reason = hard_dir_reason(name)
             else:
                 # unchanged content cannot have gained the marker; symlinks are never read
-                reason = hard_file_reason(path, name, is_symlink or link_ancestor or unchanged)
+                reason = hard_file_reason(path, name, is_symlink or link_ancestor or unchanged, rel)
         if reason is None:
             reason = self.file_layer3(rel, name, levels, inherited, dir_link)
         if reason is None and (is_symlink or link_ancestor):

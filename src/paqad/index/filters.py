@@ -6,8 +6,8 @@ Layers, in order; a path is rejected by the first layer that rejects it, with a 
 1. ``type``   — file type: Markdown, YAML, JSON and TOML always (TOML because ``pyproject.toml``
    and ``Cargo.toml`` say a lot about a project), named build/run files (``Dockerfile``,
    ``Makefile``, ``Justfile``, ``Procfile``), plus the active stack packs' extensions.
-2. ``hard``   — no override: ``.paqad/``, AI tool folders, version-control folders, lockfiles,
-   and entry files paqad-ai generated (``GENERATED_MARKER`` in their first 512 bytes).
+2. ``hard``   — no override: ``.paqad/``, AI tool folders and files, version-control folders,
+   lockfiles, and entry files paqad-ai generated (``GENERATED_MARKER`` in their first 512 bytes).
 3. ``ignore`` — git's ignore rules exactly (every ``.gitignore``, ``.git/info/exclude``; tracked
    files are never ignored, as in git), default dependency/build/cache folders, the stack
    packs' folders, ``.env``/``.env.*``, and ``.paqad/rag.ignore.yaml`` (``exclude:`` adds rules,
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import codecs
 import fnmatch
+import os
 import re
 import stat
 from dataclasses import dataclass
@@ -54,6 +55,12 @@ AI_TOOL_DIRS = frozenset(
     {".claude", ".cursor", ".codex", ".junie", ".roo", ".cline", ".windsurf", ".gemini",
      ".continue", ".kiro", ".amazonq"}
 )  # fmt: skip
+AI_TOOL_FILES = frozenset({".mcp.json", ".github/mcp.json", ".github/hooks/paqad-ai.json"})
+"""AI tool files outside those folders, by project-relative path (layer 2, ``hard:ai-tool-file``):
+the MCP server lists of Claude Code and Copilot CLI, and our own Copilot CLI hook, all written by
+``hooks install`` (each host's ``settings_path``, ``mcp_path`` and ``rule_path`` in
+:data:`paqad.hosts.HOSTS` is either here or under an :data:`AI_TOOL_DIRS` folder): a hook
+command is no project content to hand an agent."""
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj"})
 """Version-control metadata: never project content (layer 2, ``hard:vcs-dir``)."""
 LOCKFILES = frozenset(
@@ -130,24 +137,42 @@ def hard_dir_reason(name: str) -> str | None:
     return None
 
 
-def has_generated_marker(path: Path | str) -> bool:
-    """True if :data:`GENERATED_MARKER` occurs in the first :data:`MARKER_SNIFF_BYTES` bytes."""
+def read_regular(path: Path | str, limit: int = -1) -> bytes | None:
+    """The first ``limit`` bytes (all when ``-1``) of ``path`` when it is a regular file, else
+    ``None`` (also when it cannot be read). Opened without blocking and checked by ``fstat``
+    before any read: a FIFO called ``notes.md`` or ``.gitignore`` blocked a plain ``open`` for
+    ever (round 10), and with it ``init``, ``--explain`` and every background refresh."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(MARKER_SNIFF_BYTES)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return False
-    return GENERATED_MARKER.encode() in head
+        return None
+    with open(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return handle.read(limit)
+        except OSError:
+            return None
 
 
-def hard_file_reason(path: Path | str, name: str, is_symlink: bool) -> str | None:
-    """The layer-2 reason for the file ``name`` at ``path``: lockfile or generated entry file.
+def has_generated_marker(path: Path | str) -> bool:
+    """True if :data:`GENERATED_MARKER` occurs in the first :data:`MARKER_SNIFF_BYTES` bytes of
+    the regular file ``path``."""
+    head = read_regular(path, MARKER_SNIFF_BYTES)
+    return head is not None and GENERATED_MARKER.encode() in head
+
+
+def hard_file_reason(path: Path | str, name: str, is_symlink: bool, rel: str = "") -> str | None:
+    """The layer-2 reason for the file ``name`` at ``path``: lockfile, AI tool file (``rel``, its
+    project-relative path, in :data:`AI_TOOL_FILES`) or generated entry file.
 
     Only Markdown files are read for the marker (it is an HTML comment), and never through a
     symlink (symlinks are not followed; layer 4 rejects them).
     """
     if name in LOCKFILES:
         return "hard:lockfile"
+    if rel in AI_TOOL_FILES:
+        return "hard:ai-tool-file"
     if not is_symlink and suffix(name) in MARKDOWN_EXTENSIONS and has_generated_marker(path):
         return "hard:generated-entry-file"
     return None
@@ -260,10 +285,10 @@ class IgnoreLevel:
 
 
 def read_ignore_file(path: Path, dir: str, source: str, prefix: str = "") -> IgnoreLevel | None:
-    """Load one ``.gitignore`` / ``info/exclude``; ``None`` if absent, unreadable or empty."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    """Load one ``.gitignore`` / ``info/exclude``; ``None`` if absent, unreadable, empty or not
+    a regular file (a FIFO would block the walk)."""
+    data = read_regular(path)
+    if data is None:
         return None
     text = data.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):  # git skips a UTF-8 BOM (dir.c, add_patterns_from_buffer)

@@ -7,8 +7,8 @@ index stores, embeds (a remote provider receives it), shares (team store keys ar
 delivers to the agent and prints; so a credential found here never reaches any of them.
 
 Only shapes that are credentials with near certainty are replaced: a private key block, the
-documented token formats of the big providers, and a long random-looking value assigned to a
-name that says it is secret. Every line is kept (a multi-line key becomes as many lines), so
+documented token formats of the big providers, the password in a URL's ``user:password@``, and a
+long random-looking value assigned to a name that says it is secret. Every line is kept (a multi-line key becomes as many lines), so
 ``path:Lstart-end`` pointers stay true for the live file.
 """
 
@@ -52,6 +52,21 @@ _TOKENS = tuple((prefix, re.compile(re.escape(prefix) + body + r"(?![A-Za-z0-9])
 # TypeScript, Kotlin, Swift and Python ``apiKey: String``, Go ``apiKey string``), then ``=``,
 # ``:``, Go's ``:=`` or Ruby/PHP's ``=>``, then a quote (``"``, ``'``, a backtick, triple quotes).
 # Seen leaking on a Rust project before: ``pub const API_SECRET_KEY: &str = "..."``.
+# ``postgresql://admin:PASSWORD@db:5432/prod``, ``https://bot:TOKEN@git.example.com/x.git``: the
+# password of a URL's user info (RFC 3986 §3.2.1: the text between ``user:`` and ``@``, where ``/``
+# and ``@`` cannot stand unescaped). A placeholder is kept as written: ``{password}`` (an f-string
+# or a template), ``${VAR}``/``$VAR``, ``%s``/``%(pw)s``, ``<password>``, ``***``.
+_URL_PASSWORD = re.compile(r"(?<=://)(?P<user>[^\s:/@'\"`]*):(?P<password>[^\s/@'\"`]+)(?=@)")
+_PLACEHOLDER_STARTS = ("{", "$", "%", "<", "*")
+
+
+def _url_password(match: re.Match[str]) -> str:
+    password = match.group("password")
+    if password.startswith(_PLACEHOLDER_STARTS) or password == REDACTED:
+        return match.group(0)
+    return f"{match.group('user')}:{REDACTED}"
+
+
 _VALUE = re.compile(r"[A-Za-z0-9/+_-]{16,}={0,2}")  # base64 padding, not `name=value`
 _SECRET_NAME_BEFORE = re.compile(
     r"(?i)(?:secret|password|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|private[_-]?key)"
@@ -123,4 +138,6 @@ def redact_credentials(text: str) -> str:
     for prefix, pattern in _TOKENS:
         if prefix in text:
             text = pattern.sub(_token, text)
+    if "://" in text:
+        text = _URL_PASSWORD.sub(_url_password, text)
     return _assigned_values(text)

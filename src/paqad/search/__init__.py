@@ -8,12 +8,13 @@ reason carried in :attr:`SearchResponse.degraded`.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import replace
 
 from paqad import store as store_mod
 from paqad.config import Settings
 from paqad.embed.base import Embedder
-from paqad.errors import IndexStaleError, PaqadError
+from paqad.errors import IndexStaleError, PaqadError, is_environment_error
 from paqad.project import ProjectPaths
 from paqad.search.degraded import NO_EMBEDDER, SEMANTIC_MIN_COVERAGE, Degraded, DegradedReason
 from paqad.search.fusion import reciprocal_rank_fusion
@@ -43,6 +44,18 @@ def load_embedder(paths: ProjectPaths, settings: Settings, *, fetch: bool = True
         return load_model(settings, paths, fetch=fetch), None
     except PaqadError as exc:
         return None, Degraded.from_error(exc)
+    except OSError as exc:
+        if not is_environment_error(exc):
+            raise
+        # PAQAD_HOME read-only, full or a file: a search goes on by keywords, naming the path
+        where = f"{exc.filename}: " if exc.filename else ""
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            fix = "free space on its disk"
+        elif exc.errno in (errno.EEXIST, errno.ENOTDIR):
+            fix = "a file stands where a folder must be: move it away, or set PAQAD_HOME to another folder"
+        else:
+            fix = "set PAQAD_HOME to a folder you can write"
+        return None, Degraded(DegradedReason.MODEL_MISSING, f"the model store cannot be used: {where}{exc.strerror}; {fix}")
 
 
 def search(
