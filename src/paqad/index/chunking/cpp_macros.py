@@ -41,8 +41,9 @@ _TRAILING_MACRO = re.compile(
 
 # Prefix macros at the start of a line, before a declaration's type: `LZ4_FORCE_INLINE U32
 # LZ4_hash4(U32 sequence)`, `LUA_API int lua_gettop (lua_State *L) {`, `GLOG_EXPORT void
-# InstallFailureSignalHandler();`, a macro alone on the line above (`LZ4_FORCE_INLINE\nvoid
-# LZ4_wildCopy8(...)`). The C grammar reads `LZ4_FORCE_INLINE U32 name(` as a type followed by an
+# InstallFailureSignalHandler();`. A macro alone on the line above the declaration
+# (`LZ4_FORCE_INLINE\nvoid LZ4_wildCopy8(...)`) is left: blanked, its line would belong to no
+# node and join the chunk above, and the grammar already starts the definition there. The C grammar reads `LZ4_FORCE_INLINE U32 name(` as a type followed by an
 # ERROR, and a run of such ERRORs can swallow the definitions after them. A prefix macro has no
 # argument list (`YAML_DECLARE(int)` holds the return type and parses well as it is) and is
 # followed by a type and a name (two words at least before the `(`: `MY_TYPE f(int x)` may be a
@@ -50,7 +51,7 @@ _TRAILING_MACRO = re.compile(
 # in EXTERN/INLINE (`ZEXTERN`, `FORCEINLINE`). Group 1: the macro(s) to blank.
 _PREFIX_NAME = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z][A-Z0-9]*(?:EXPORT|API|EXTERN|INLINE))\b(?!\s*\()"
 _PREFIX_MACRO = re.compile(
-    rb"^[ \t]*((?:" + _PREFIX_NAME + rb"[ \t]*\n?[ \t]*)+)"
+    rb"^[ \t]*((?:" + _PREFIX_NAME + rb"[ \t]+)+)"
     rb"(?=(?:class|struct|union|enum|template|typedef)\b"
     rb"|(?:[A-Za-z_][\w:<>,]*[ \t*&]+){1,6}\(?[ \t]*[A-Za-z_~][\w:~]*[ \t]*\)?[ \t]*\()",
     re.MULTILINE,
@@ -84,7 +85,7 @@ def blank_macros(data: bytes) -> bytes:
         return data
     out = bytearray(data)
     for start, end in spans:
-        out[start:end] = re.sub(rb"[^\n]", b" ", data[start:end])  # a prefix macro's own line keeps its newline
+        out[start:end] = b" " * (end - start)  # macro names and arguments hold no newline (_ARGS, _PREFIX_MACRO)
     return bytes(out)
 
 
