@@ -5,7 +5,8 @@ before this change), whose output is quoted in each test."""
 from __future__ import annotations
 
 from paqad.index.chunking import chunk_file
-from paqad.index.chunking.cpp_macros import blamed_conditionals, blank_conditionals, blank_macros, conditionals
+from paqad.index.chunking.cpp_branches import blamed_conditionals, blank_conditionals, conditionals
+from paqad.index.chunking.cpp_macros import blank_macros
 
 # Each branch of the `#ifdef` opens the same `if (...) {`: to the grammar the whole function is
 # one ERROR stretch (chunker 6: lines 1-18 a `module` chunk, no symbol `stream_open`).

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
-from paqad.index.chunking.cpp_macros import (
-    MACRO_LANGUAGES, blamed_conditionals, blank_conditionals, blank_macros, conditionals,
-)
+from paqad.index.chunking.cpp_branches import reparse_conditionals
+from paqad.index.chunking.cpp_macros import MACRO_LANGUAGES, blank_macros
+from paqad.index.chunking.cpp_symbols import inner_definitions, typedef_tag
 from paqad.index.chunking.grammars import (
     ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES,
     NAME_NODE_TYPES, WHITESPACE,
@@ -28,9 +28,6 @@ MAX_PARSE_BYTES = 2_000_000
 PARSE_TIMEOUT_SECONDS = 5.0
 # Deepest syntax-tree descent while cutting; deeper files fall back to line windows.
 MAX_DEPTH = 200
-# C/C++: most re-parses of a file with preprocessor branches blanked (each round blanks the
-# groups blamed for the errors left by the one before; measured: zlib's gzlib.c needs 1).
-MAX_CONDITIONAL_REPARSES = 3
 # Bytes handed to tree-sitter per read while parsing. A data-file language's query predicates
 # (`#match?`, `#any-of?`) read each captured node's text through the same callback, one read per
 # node, so those languages read small windows: cutting a 0.9 MB Clojure file took 6.5 s with
@@ -86,8 +83,7 @@ class _Definition:
     name_row: int | None = None  # the row that names the definition (the signature line)
     body_row: int | None = None  # the first row of its body's content, when it has a body node
     table_symbol: str | None = None  # its symbol-table name when not ``symbol`` (module-qualified)
-    # more symbol-table names it defines, with their rows: the tag of `typedef struct tag {...} alias;`
-    also: list = field(default_factory=list)
+    also: list = field(default_factory=list)  # more (symbol, row) it defines: `typedef struct tag {} alias;`
 
 
 @dataclass
@@ -128,46 +124,12 @@ class CodeCutter:
         # names, rows and chunk text come from the original bytes.
         parsed = blank_macros(self.data) if self.language in MACRO_LANGUAGES else self.data
         tree = _parse(self.language, parsed, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
-        if self.language in MACRO_LANGUAGES and tree.root_node.has_error:
-            tree = self._reparse_conditionals(parsed, tree)
+        if self.language in MACRO_LANGUAGES and tree.root_node.has_error:  # `#if`/`#else` brace splits
+            tree = reparse_conditionals(self, parsed, tree)
         if self.language not in GRAMMAR_TYPES:
             self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
                                       _file_module(self.path) if grammar_files()[self.language].file_module else None)
         return self._level(tree.root_node.children, None, None, 0)
-
-    def _reparse_conditionals(self, parsed: bytes, tree: Any) -> Any:
-        """``tree``, or the parse of a copy of ``parsed`` with the preprocessor groups blamed for
-        its errors blanked (:func:`~paqad.index.chunking.cpp_macros.blank_conditionals`) when that
-        one holds more top-level definitions (or as many and fewer errors): a function whose
-        `#if`/`#else` branches each open a brace is an ERROR stretch to the grammar, which reads
-        both branches. Fewer errors alone is not enough: the grammar's error recovery can then
-        swallow other definitions (glog's ``src/googletest.h``: 7 functions lost, 1 gained)."""
-        groups = conditionals(parsed)
-        errors = _error_offsets(tree.root_node)
-        found = self._top_definitions(tree)
-        for _ in range(MAX_CONDITIONAL_REPARSES):
-            blamed = blamed_conditionals(parsed, groups, errors)
-            if not blamed:
-                break
-            candidate = blank_conditionals(parsed, blamed)
-            try:
-                reparsed = _parse(self.language, candidate)
-            except Fallback:
-                break
-            left = _error_offsets(reparsed.root_node)
-            more = self._top_definitions(reparsed)
-            if (more, -len(left)) <= (found, -len(errors)):
-                break
-            tree, parsed, errors, found = reparsed, candidate, left, more
-            groups = [group for group in groups if group not in blamed]
-            if not errors:
-                break
-        return tree
-
-    def _top_definitions(self, tree: Any) -> int:
-        """How many definitions the file's top level of ``tree`` holds (namespaces, ``#if``s and
-        ERROR stretches seen through, as :meth:`_level` does)."""
-        return sum(1 for node in self._members(tree.root_node.children, (), 0) if self._definition(node, None) is not None)
 
     # -- rows -------------------------------------------------------------------------------
     def _row(self, offset: int) -> int:
@@ -300,10 +262,7 @@ class CodeCutter:
             **_table_entry(definition),
         )
         if item.lo == item.hi or self.lines.size(item.lo, item.hi) <= self.budget:  # fits or cannot be cut
-            if definition.container and self.language in MACRO_LANGUAGES:
-                inner = self._inner_definitions(item, definition, depth + 1)
-                if inner:
-                    labels.update(_table_entry(definition, inner))
+            labels.update(_table_entry(definition, inner_definitions(self, item.nodes, definition, depth + 1)))
             return [Span(item.lo, item.hi, definition=True, **labels)]
         if definition.container:  # header-and-fields chunk(s) plus one chunk per member
             return self._level(item.nodes, definition, definition.chain, depth + 1)
@@ -441,38 +400,9 @@ class CodeCutter:
             return None
 
         labelled = self._labelled(inner, chain, base, self._name_text(inner, name_node), name_node, scope)
-        if labelled is not None and special is not None and inner.type == "type_definition":
-            labelled.also = self._typedef_tag(inner, labelled.symbol, scope)
+        if labelled is not None and inner.type == "type_definition" and self.language in MACRO_LANGUAGES:
+            labelled.also = typedef_tag(self, inner, labelled.symbol, scope)  # its tag too
         return labelled
-
-    def _typedef_tag(self, node: Any, alias: str, scope: str | None) -> list[tuple[str, int]]:
-        """The tag of ``typedef struct tag {...} alias;`` with its row, when it has one other than
-        ``alias``: code names the type both ways (``struct tag *`` and ``alias``)."""
-        value = node.child_by_field_name("type")
-        tag = value.child_by_field_name("name") if value is not None else None
-        rows = self._rows(tag) if tag is not None else None
-        name = _clean_name(self._text(tag)) if tag is not None else None
-        if rows is None or name is None:
-            return []
-        symbol = f"{scope}.{name}" if scope else name
-        return [] if symbol == alias else [(symbol, rows[0])]
-
-    def _inner_definitions(self, item: _Item, definition: _Definition, depth: int) -> list[tuple[str, int]]:
-        """(symbol, name row) of every definition inside the C/C++ class of ``item``, nested
-        classes' included: the symbols its members would get if it were cut per member
-        (``Table.Get``), for a class that fits one chunk."""
-        found: list[tuple[str, int]] = []
-        if depth > MAX_DEPTH:
-            raise Fallback
-        for node in self._members(item.nodes, definition.chain, depth):
-            inner = self._definition(node, definition.symbol)
-            if inner is None or inner.name_row is None:
-                continue
-            found.append((inner.symbol, inner.name_row))
-            found.extend(inner.also)
-            if inner.container:
-                found.extend(self._inner_definitions(_Item(0, 0, [node]), inner, depth + 1))
-        return found
 
     def _tagged_definition(self, node: Any, scope: str | None) -> _Definition | None:
         """The definition ``node`` is by the language's query (data-file languages)."""
@@ -640,25 +570,6 @@ class CodeCutter:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
-def _error_offsets(root: Any) -> list[tuple[int, int]]:
-    """Byte spans (start, end) of the innermost ERROR nodes and of the MISSING nodes (empty
-    spans) under ``root``, in order."""
-    offsets = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_missing:
-            offsets.append((node.start_byte, node.start_byte))
-            continue
-        if not node.has_error:
-            continue
-        inner = [child for child in node.children if child.has_error or child.is_missing]
-        if node.type == "ERROR" and not any(child.type == "ERROR" or child.has_error for child in inner):
-            offsets.append((node.start_byte, node.end_byte))
-        stack.extend(inner)
-    return sorted(offsets)
-
-
 def _file_module(path: str) -> str | None:
     """A file's module named by its file name, capitalised: ``lib/angstrom.ml`` -> ``Angstrom``."""
     stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
@@ -666,8 +577,7 @@ def _file_module(path: str) -> str | None:
 
 
 def _table_entry(definition: _Definition, inner: Sequence[tuple[str, int]] = ()) -> dict[str, Any]:
-    """``Span`` labels naming ``definition`` in the symbol table by its ``table_symbol`` and its
-    ``also`` names, plus ``inner`` (definitions inside it), if any: ``{}`` for a plain one."""
+    """``Span`` labels: ``definition``'s ``table_symbol``, ``also`` names and ``inner`` ones; ``{}`` if none."""
     if definition.name_row is None or definition.table_symbol is None and not definition.also and not inner:
         return {}
     own = (definition.table_symbol or definition.symbol, definition.name_row)
