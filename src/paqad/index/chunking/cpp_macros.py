@@ -122,3 +122,53 @@ def _after_parameters(data: bytes, close: int) -> bool:
         return False
     word = re.search(rb"\w+$", before)
     return word is None or word.group() not in _NOT_FUNCTION_NAMES
+
+
+# `namespace name {` (or `namespace {`, `inline namespace v1 {`, `namespace a::b {`) at the start
+# of a line: a `.h` header written in C++ is cut with the C grammar (`CPP_HEADERS_BY_CONTENT` is
+# off), which reads `namespace crc32c {` as the start of an ERROR stretch holding every function
+# of the file (crc32c's `src/crc32c_read_le.h`: 3 `inline` functions, no symbol).
+_NAMESPACE = re.compile(rb"^[ \t]*(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_][\w:]*)?[ \t]*\{", re.MULTILINE)
+
+
+def blank_namespaces(data: bytes) -> bytes:
+    """``data`` (a file cut with the C grammar) with each ``namespace name {`` opener and its
+    matching ``}`` replaced by spaces, so the declarations inside parse as if at the top level.
+    An opener whose ``}`` is not found (braces unbalanced by ``#if`` branches) is left."""
+    spans = []
+    for match in _NAMESPACE.finditer(data):
+        close = _matching_brace(data, match.end() - 1)
+        if close is not None:
+            spans.extend(((match.start(), match.end()), (close, close + 1)))
+    if not spans:
+        return data
+    out = bytearray(data)
+    for start, end in spans:
+        out[start:end] = b" " * (end - start)
+    return bytes(out)
+
+
+def _matching_brace(data: bytes, open_at: int) -> int | None:
+    """Offset of the ``}`` closing the ``{`` at ``open_at``, past comments, strings and
+    character literals; None when the file ends first."""
+    depth, index, size = 0, open_at, len(data)
+    while index < size:
+        char = data[index]
+        if char == 0x7B:  # {
+            depth += 1
+        elif char == 0x7D:  # }
+            depth -= 1
+            if depth == 0:
+                return index
+        elif char == 0x2F and data[index + 1 : index + 2] == b"/":  # // comment
+            newline = data.find(b"\n", index)
+            index = size if newline < 0 else newline
+        elif char == 0x2F and data[index + 1 : index + 2] == b"*":  # /* comment */
+            end = data.find(b"*/", index + 2)
+            index = size if end < 0 else end + 1
+        elif char in (0x22, 0x27):  # "string" or 'c'
+            index += 1
+            while index < size and data[index] != char and data[index] != 0x0A:
+                index += 2 if data[index] == 0x5C else 1  # a backslash escapes the next byte
+        index += 1
+    return None
