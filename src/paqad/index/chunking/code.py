@@ -11,7 +11,7 @@ from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
 from paqad.index.chunking.cpp_branches import reparse_conditionals
-from paqad.index.chunking.cpp_macros import MACRO_LANGUAGES, blank_macros, blank_namespaces
+from paqad.index.chunking.cpp_macros import MACRO_LANGUAGES, blank_macros
 from paqad.index.chunking.cpp_symbols import inner_definitions, typedef_tag
 from paqad.index.chunking.grammars import (
     ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES,
@@ -28,8 +28,6 @@ MAX_PARSE_BYTES = 2_000_000
 PARSE_TIMEOUT_SECONDS = 5.0
 # Deepest syntax-tree descent while cutting; deeper files fall back to line windows.
 MAX_DEPTH = 200
-# C grammar (`.h` headers): `namespace x {` and its `}` blanked (cpp_macros.blank_namespaces).
-BLANK_C_NAMESPACES = True
 # Bytes handed to tree-sitter per read while parsing. A data-file language's query predicates
 # (`#match?`, `#any-of?`) read each captured node's text through the same callback, one read per
 # node, so those languages read small windows: cutting a 0.9 MB Clojure file took 6.5 s with
@@ -125,7 +123,6 @@ class CodeCutter:
         # C/C++: the parse reads the source with annotation macros blanked (same offsets);
         # names, rows and chunk text come from the original bytes.
         parsed = blank_macros(self.data) if self.language in MACRO_LANGUAGES else self.data
-        parsed = blank_namespaces(parsed) if self.language == "c" and BLANK_C_NAMESPACES else parsed
         tree = _parse(self.language, parsed, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
         if self.language in MACRO_LANGUAGES and tree.root_node.has_error:  # `#if`/`#else` brace splits
             tree = reparse_conditionals(self, parsed, tree)
