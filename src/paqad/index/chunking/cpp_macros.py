@@ -6,9 +6,10 @@ and, in a namespace, ``class LEVELDB_EXPORT DB {`` parses as a function ``DB`` w
 type is ``class LEVELDB_EXPORT``; ``void Send() EXCLUSIVE_LOCKS_REQUIRED(mu) {`` (a
 thread-safety annotation after the parameters) parses as a function named
 ``EXCLUSIVE_LOCKS_REQUIRED``. Measured with the project's tree-sitter-cpp on glog's
-``src/glog/logging.h`` and ``src/logging.cc``. Each such macro is replaced by spaces of
-the same length, so every byte offset and line number of the parse stays the original's; the
-chunk text is cut from the original bytes.
+``src/glog/logging.h`` and ``src/logging.cc``. A prefix macro (round 10): ``CLI11_INLINE
+std::string App::help() const {`` gives the symbol ``CLI11_INLINEstd.stringApp.help`` (cli11).
+Each such macro is replaced by spaces of the same length, so every byte offset and line number
+of the parse stays the original's; the chunk text is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -39,16 +40,16 @@ _TRAILING_MACRO = re.compile(
     rb"(?=\s*(?:[;{=]|:(?!:)|->|override\b|const\b|final\b|noexcept\b))"
 )
 
-# Prefix macros at the start of a line, before a declaration's type: `LZ4_FORCE_INLINE U32
-# LZ4_hash4(U32 sequence)`, `LUA_API int lua_gettop (lua_State *L) {`, `GLOG_EXPORT void
-# InstallFailureSignalHandler();`. A macro alone on the line above the declaration
-# (`LZ4_FORCE_INLINE\nvoid LZ4_wildCopy8(...)`) is left: blanked, its line would belong to no
-# node and join the chunk above, and the grammar already starts the definition there. The C grammar reads `LZ4_FORCE_INLINE U32 name(` as a type followed by an
-# ERROR, and a run of such ERRORs can swallow the definitions after them. A prefix macro has no
-# argument list (`YAML_DECLARE(int)` holds the return type and parses well as it is) and is
-# followed by a type and a name (two words at least before the `(`: `MY_TYPE f(int x)` may be a
-# real type, and is left) or by `class`/`struct`/... Names: the `_MACRO` shape, or ALL CAPS ending
-# in EXTERN/INLINE (`ZEXTERN`, `FORCEINLINE`). Group 1: the macro(s) to blank.
+# Prefix macros at the start of a line, before a declaration's type and name on the same line:
+# `CLI11_INLINE std::string App::help() const {`, `LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v)`,
+# `LUA_API int lua_gettop (lua_State *L) {`. The grammar reads the macro as the type and the real
+# type as an ERROR or part of the name (cli11: `CLI11_INLINEstd.stringApp.help`, 150 such names),
+# and a run of such ERRORs can swallow the definitions after them. Left as they are: a macro with
+# an argument list (`YAML_DECLARE(int)` holds the return type and parses well), one followed by a
+# single word before the name (`MY_TYPE f(int x)`: may be a real type), and a macro alone on its
+# line (`LZ4_FORCE_INLINE\nvoid f(...)`: blanked, its line would belong to no node and join the
+# chunk above; the grammar already starts the definition there). Names: the `_MACRO` shape, or
+# ALL CAPS ending in EXPORT/API/EXTERN/INLINE (`ZEXTERN`). Group 1: the macro(s) to blank.
 _PREFIX_NAME = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z][A-Z0-9]*(?:EXPORT|API|EXTERN|INLINE))\b(?!\s*\()"
 _PREFIX_MACRO = re.compile(
     rb"^[ \t]*((?:" + _PREFIX_NAME + rb"[ \t]+)+)"
@@ -75,8 +76,9 @@ def blank_macros(data: bytes) -> bytes:
 
     Blanked: a macro between ``class``/``struct``/``union`` and the class's name, macros
     after a function's parameter list (``) LOCKS_EXCLUDED(mu_) {``), and prefix macros at the
-    start of a line before a declaration (``LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v) {``). Returns ``data`` itself
-    when nothing matches; the result always has ``len(data)`` bytes and the same newlines.
+    start of a line before a declaration (``LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v) {``).
+    Returns ``data`` itself when nothing matches; the result always has ``len(data)`` bytes and
+    the same newlines.
     """
     spans = [match.span(1) for match in _CLASS_MACRO.finditer(data)]
     spans.extend(_prefix_spans(data))
