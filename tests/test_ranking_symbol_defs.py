@@ -486,7 +486,9 @@ def test_a_cpp_alias_and_a_macro_led_member_are_definitions(projects):
     assert _holds(_first(root, "missing_t"), "include/CLI/App.hpp", _line(CPP_APP, "    using missing_t ="))
     head = _line(CPP_OPTION, "    CLI11_NODISCARD const std::string &get_group()")
     assert _holds(_first(root, "OptionBase::get_group"), "include/CLI/Option.hpp", head)
-    assert _first(root, "OptionBase::get_group", RankingOptions(qualified_signatures=False))[0] == "include/CLI/App.hpp"
+    # chunker 7 blanks `CLI11_NODISCARD` before parsing: the member is named `OptionBase.get_group`
+    # and is found without qualified_signatures too (chunker 6: App.hpp first without it)
+    assert _holds(_first(root, "OptionBase::get_group", RankingOptions(qualified_signatures=False)), "include/CLI/Option.hpp", head)
 
 
 def test_a_lone_stopword_identifier_gets_bm25_hits_and_other_queries_none(projects):

@@ -519,7 +519,9 @@ def test_without_the_rules_the_lookups_land_elsewhere(projects):
                       _line(GO_JSON, "\tDataKey string"))
     assert _first(go, "isTerminal", RankingOptions(twin_symbols=False))[0] == "text_formatter.go"
     head = _line(CPP_TOOLS_INL, "CLI11_INLINE std::vector<std::string> split_up(")
-    assert not _holds(_first(cpp, "split_up"), "include/CLI/impl/tools_inl.hpp", head)
+    # chunker 7 blanks the prefix macro before parsing: the chunk is named `split_up` and the
+    # default finds it without c_signatures (chunker 6 named it `std.vectorsplit_up`)
+    assert _holds(_first(cpp, "split_up"), "include/CLI/impl/tools_inl.hpp", head)
     assert not _holds(_first(cpp, "Validator class"), "include/CLI/validators.hpp", _line(CPP_VALIDATORS, "class Validator {"))
     long_add = _line(JAVA_CODEBLOCK, "    public Builder add(String format")
     assert not _holds(_first(projects["java-split"], "CodeBlock.Builder.add", RankingOptions(split_bodies=False)),

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
+from paqad.index.chunking.cpp_branches import reparse_conditionals
 from paqad.index.chunking.cpp_macros import MACRO_LANGUAGES, blank_macros
+from paqad.index.chunking.cpp_symbols import inner_definitions, typedef_tag
 from paqad.index.chunking.grammars import (
     ATTACHED, C_NAME_TYPES, FIXED_NAMES, FUNCTION_VALUES, GRAMMAR_TYPES,
     NAME_NODE_TYPES, WHITESPACE,
@@ -81,6 +83,7 @@ class _Definition:
     name_row: int | None = None  # the row that names the definition (the signature line)
     body_row: int | None = None  # the first row of its body's content, when it has a body node
     table_symbol: str | None = None  # its symbol-table name when not ``symbol`` (module-qualified)
+    also: list = field(default_factory=list)  # more (symbol, row) it defines: `typedef struct tag {} alias;`
 
 
 @dataclass
@@ -121,6 +124,8 @@ class CodeCutter:
         # names, rows and chunk text come from the original bytes.
         parsed = blank_macros(self.data) if self.language in MACRO_LANGUAGES else self.data
         tree = _parse(self.language, parsed, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
+        if self.language in MACRO_LANGUAGES and tree.root_node.has_error:  # `#if`/`#else` brace splits
+            tree = reparse_conditionals(self, parsed, tree)
         if self.language not in GRAMMAR_TYPES:
             self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
                                       _file_module(self.path) if grammar_files()[self.language].file_module else None)
@@ -257,6 +262,7 @@ class CodeCutter:
             **_table_entry(definition),
         )
         if item.lo == item.hi or self.lines.size(item.lo, item.hi) <= self.budget:  # fits or cannot be cut
+            labels.update(_table_entry(definition, inner_definitions(self, item.nodes, definition, depth + 1)))
             return [Span(item.lo, item.hi, definition=True, **labels)]
         if definition.container:  # header-and-fields chunk(s) plus one chunk per member
             return self._level(item.nodes, definition, definition.chain, depth + 1)
@@ -393,7 +399,10 @@ class CodeCutter:
         else:
             return None
 
-        return self._labelled(inner, chain, base, self._name_text(inner, name_node), name_node, scope)
+        labelled = self._labelled(inner, chain, base, self._name_text(inner, name_node), name_node, scope)
+        if labelled is not None and inner.type == "type_definition" and self.language in MACRO_LANGUAGES:
+            labelled.also = typedef_tag(self, inner, labelled.symbol, scope)  # its tag too
+        return labelled
 
     def _tagged_definition(self, node: Any, scope: str | None) -> _Definition | None:
         """The definition ``node`` is by the language's query (data-file languages)."""
@@ -567,11 +576,12 @@ def _file_module(path: str) -> str | None:
     return stem[:1].upper() + stem[1:] if stem[:1].isalpha() else None
 
 
-def _table_entry(definition: _Definition) -> dict[str, Any]:
-    """``Span`` labels naming ``definition`` in the symbol table by its ``table_symbol``, if any."""
-    if definition.table_symbol is None or definition.name_row is None:
+def _table_entry(definition: _Definition, inner: Sequence[tuple[str, int]] = ()) -> dict[str, Any]:
+    """``Span`` labels: ``definition``'s ``table_symbol``, ``also`` names and ``inner`` ones; ``{}`` if none."""
+    if definition.name_row is None or definition.table_symbol is None and not definition.also and not inner:
         return {}
-    return {"defined": [(definition.table_symbol, definition.name_row)]}  # a new list per call
+    own = (definition.table_symbol or definition.symbol, definition.name_row)
+    return {"defined": [own, *definition.also, *inner]}  # a new list per call
 
 
 _GENERIC_ARGS = re.compile(r"<[^<>]*>")

@@ -6,9 +6,10 @@ and, in a namespace, ``class LEVELDB_EXPORT DB {`` parses as a function ``DB`` w
 type is ``class LEVELDB_EXPORT``; ``void Send() EXCLUSIVE_LOCKS_REQUIRED(mu) {`` (a
 thread-safety annotation after the parameters) parses as a function named
 ``EXCLUSIVE_LOCKS_REQUIRED``. Measured with the project's tree-sitter-cpp on glog's
-``src/glog/logging.h`` and ``src/logging.cc``. Each such macro is replaced by spaces of
-the same length, so every byte offset and line number of the parse stays the original's; the
-chunk text is cut from the original bytes.
+``src/glog/logging.h`` and ``src/logging.cc``. A prefix macro (round 10): ``CLI11_INLINE
+std::string App::help() const {`` gives the symbol ``CLI11_INLINEstd.stringApp.help`` (cli11).
+Each such macro is replaced by spaces of the same length, so every byte offset and line number
+of the parse stays the original's; the chunk text is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -39,6 +40,24 @@ _TRAILING_MACRO = re.compile(
     rb"(?=\s*(?:[;{=]|:(?!:)|->|override\b|const\b|final\b|noexcept\b))"
 )
 
+# Prefix macros at the start of a line, before a declaration's type and name on the same line:
+# `CLI11_INLINE std::string App::help() const {`, `LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v)`,
+# `LUA_API int lua_gettop (lua_State *L) {`. The grammar reads the macro as the type and the real
+# type as an ERROR or part of the name (cli11: `CLI11_INLINEstd.stringApp.help`, 150 such names),
+# and a run of such ERRORs can swallow the definitions after them. Left as they are: a macro with
+# an argument list (`YAML_DECLARE(int)` holds the return type and parses well), one followed by a
+# single word before the name (`MY_TYPE f(int x)`: may be a real type), and a macro alone on its
+# line (`LZ4_FORCE_INLINE\nvoid f(...)`: blanked, its line would belong to no node and join the
+# chunk above; the grammar already starts the definition there). Names: the `_MACRO` shape, or
+# ALL CAPS ending in EXPORT/API/EXTERN/INLINE (`ZEXTERN`). Group 1: the macro(s) to blank.
+_PREFIX_NAME = rb"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z][A-Z0-9]*(?:EXPORT|API|EXTERN|INLINE))\b(?!\s*\()"
+_PREFIX_MACRO = re.compile(
+    rb"^[ \t]*((?:" + _PREFIX_NAME + rb"[ \t]+)+)"
+    rb"(?=(?:class|struct|union|enum|template|typedef)\b"
+    rb"|(?:[A-Za-z_][\w:<>,]*[ \t*&]+){1,6}\(?[ \t]*[A-Za-z_~][\w:~]*[ \t]*\)?[ \t]*\()",
+    re.MULTILINE,
+)
+
 # Words that can stand before a parenthesis that is not a parameter list: `return (int) X_MAX;`.
 _NOT_FUNCTION_NAMES = frozenset(
     b"return if while for switch case sizeof alignof decltype typeid throw co_return co_yield "
@@ -55,18 +74,30 @@ MACRO_LANGUAGES = frozenset({"c", "cpp"})
 def blank_macros(data: bytes) -> bytes:
     """``data`` (C or C++ source, UTF-8) with annotation macros replaced by equal-length spaces.
 
-    Blanked: a macro between ``class``/``struct``/``union`` and the class's name, and macros
-    after a function's parameter list (``) LOCKS_EXCLUDED(mu_) {``). Returns ``data`` itself
-    when nothing matches; the result always has ``len(data)`` bytes and the same newlines.
+    Blanked: a macro between ``class``/``struct``/``union`` and the class's name, macros
+    after a function's parameter list (``) LOCKS_EXCLUDED(mu_) {``), and prefix macros at the
+    start of a line before a declaration (``LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v) {``).
+    Returns ``data`` itself when nothing matches; the result always has ``len(data)`` bytes and
+    the same newlines.
     """
     spans = [match.span(1) for match in _CLASS_MACRO.finditer(data)]
+    spans.extend(_prefix_spans(data))
     spans.extend(match.span(1) for match in _TRAILING_MACRO.finditer(data) if _after_parameters(data, match.start()))
     if not spans:
         return data
     out = bytearray(data)
     for start, end in spans:
-        out[start:end] = b" " * (end - start)  # macro names and arguments hold no newline (_ARGS)
+        out[start:end] = b" " * (end - start)  # macro names and arguments hold no newline (_ARGS, _PREFIX_MACRO)
     return bytes(out)
+
+
+def _prefix_spans(data: bytes) -> list[tuple[int, int]]:
+    """Spans of prefix macros (:data:`_PREFIX_MACRO`), their trailing whitespace left as it is."""
+    spans = []
+    for match in _PREFIX_MACRO.finditer(data):
+        start, end = match.span(1)
+        spans.append((start, start + len(data[start:end].rstrip())))
+    return spans
 
 
 def _after_parameters(data: bytes, close: int) -> bool:
