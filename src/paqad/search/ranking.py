@@ -288,7 +288,8 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     if options.text_definitions and options.symbols:
         # a name the symbol table lacks, defined by no candidate: its definitions by text join the
         # candidates after the table's entries, as if the table had listed them last
-        found = text_definition_pool(store, pools.info, pools.definitions, rows, pools.allowed)
+        found = text_definition_pool(store, pools.info, pools.definitions, rows, pools.allowed,
+                                     member_table_types=options.member_table_types)
         start = len({m.chunk_id for m in pools.definitions})
         for rank, (cid, row) in enumerate(found.items(), start=start + 1):
             scores[cid] = options.symbol_weight / (options.rrf_k + rank)
