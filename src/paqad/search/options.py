@@ -89,6 +89,9 @@ class RankingOptions:
     # only as other scopes' members or in another case (`Level.Level`, `Logger.level`): the chunks defining
     # it as a type by text join the fusion the same way (search.text_definitions; logrus `type Level uint32`)
     member_table_types: bool = True
+    # round 10: "where is Level defined?", "what does pprint do": a short definition question's one plain-word
+    # name that the symbol table spells exactly is an embedded identifier (symbols.with_phrase_name)
+    definition_phrases: bool = True
     # round 8: C/C++ `struct name* f(` declares, does not define, name (signals.definitions); measured,
     # left off: no dev or test case moved with header_types on
     c_type_uses: bool = False
@@ -376,7 +379,7 @@ ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
 # issue 24, round 9 (branch issue-loc9): this round's issue-localisation fields at their round-8 values
 ROUND_9_OFF = {"report_path_share": 0.0}
 # issue 24, round 10 (branch symbols10): this round's symbol-query fields at their round-9 values
-ROUND_10_SYMBOLS_OFF = {"member_table_types": False, "go_package_modules": False, "reexport_best_definitions": False,
+ROUND_10_SYMBOLS_OFF = {"member_table_types": False, "definition_phrases": False, "go_package_modules": False, "reexport_best_definitions": False,
                         "reexport_qualifiers": False, "reexport_definition_priors": False,
                         "title_file_definitions": False}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
@@ -541,6 +544,7 @@ def _round_10_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
     off, and all of them (``round-9-default``: main 0fc748d's default)."""
     return {
         "no-member-table-types": replace(default, member_table_types=False),
+        "no-definition-phrases": replace(default, definition_phrases=False),
         "no-go-package-modules": replace(default, go_package_modules=False),
         "no-reexport-best-definitions": replace(default, reexport_best_definitions=False),
         "no-reexport-qualifiers": replace(default, reexport_qualifiers=False),
