@@ -577,3 +577,29 @@ def test_the_qualifier_of_a_re_exporting_crate_lifts_the_definition_not_the_uses
     assert shares(RankingOptions()) == {1: 0.5, 3: 0.8}
     # before: the impl's use share (0.5 x 0.7 x 0.5, trait_impls) lifted to 1.0 as well
     assert shares(ROUND_9) == {1: 0.5, 2: 0.825, 3: 0.8}
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("query", ["where is Level defined?", "what does Level do", "where is the Level type defined?"])
+def test_a_definition_question_about_a_one_hump_name_asks_what_the_name_alone_asks(go_module, query):
+    assert _files(go_module, query)[0] == "logkit.go"
+    # round 9: "Level" in prose is a plain word; the slog hook's level.go is named by it
+    assert _files(go_module, query, ROUND_9)[0] == "hooks/slog/level.go"
+
+
+def test_the_definition_question_shapes_name_one_name_and_leave_other_questions_alone():
+    from paqad.search.symbols import _DEFINITION_PHRASE
+
+    def name(query: str) -> str | None:
+        match = _DEFINITION_PHRASE.fullmatch(query)
+        return match and (match.group("name") or match.group("name2"))
+
+    assert name("where is Level defined?") == "Level"
+    assert name("what does rngs::OsRng do") == "rngs::OsRng"
+    assert name("where is the `Codec` trait") == "Codec"
+    assert name("what does pprint do") == "pprint"
+    assert name("Serialize trait defined") == "Serialize"
+    # round 6's kind_words shape stays prose (measured, left off), and so do behaviour questions
+    assert name("Validator class") is None and name("JsonToken enum") is None
+    assert name("how does the parser handle errors?") is None
+    assert name("where are routes matched") is None
