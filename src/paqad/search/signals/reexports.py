@@ -103,16 +103,19 @@ def _reexports_of(context: RankingContext, identifier: Identifier) -> list[ReExp
 
 
 def _definition_prior(context: RankingContext, reexport: ReExport, defining: dict[int, float]) -> float:
-    """Round 10 (``reexport_definition_priors``): the path-prior product of the best-share definition
-    ``reexport`` points to (else of the best one of the name; 1.0 without any): a re-export of a
+    """Round 10 (``reexport_definition_priors``): the path-prior product of the definition ``reexport``
+    points to with the best share x priors (else of such a one of the name; 1.0 without any): a re-export of a
     name defined in ``deprecated.rs`` (the compat prior) is no more wanted than its definition, and
     ranks after it (``idna::Config``: ``idna/src/lib.rs`` re-exports ``deprecated::Config``)."""
     pointed = {cid: share for cid, share in defining.items() if _points_to(reexport.source, context.rows[cid])}
     pool = pointed or defining
     if not pool:
         return 1.0
-    best = max(pool, key=lambda cid: pool[cid])
-    return prior_of(context.prior_factors.get(best, ()))
+    # the definition that ranks: its share x its priors (a test file named like the module, `useAtomValue.test.tsx`,
+    # "points to" by its stem too, with the definition's share and the tests prior)
+    priors = {cid: prior_of(context.prior_factors.get(cid, ())) for cid in pool}
+    best = max(pool, key=lambda cid: (pool[cid] * priors[cid], pool[cid]))
+    return priors[best]
 
 
 def _asking(identifier: Identifier, found: list[ReExport], context: RankingContext) -> set[int]:
