@@ -39,6 +39,7 @@ from paqad.index.tokens import identifier_parts
 from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
 from paqad.search.symbols import (_BARE_WORD, _KEYWORD_GROUP, _MODIFIERS, DefinitionMatch, defines_constant_in_text,
                                   defines_in_text, defines_type_in_text, is_constant_shape)
+from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.store import fts_match_expression
 
 # BM25 hits of the name read for a definition line: "methods" in faraday's 999 chunks ranks the
@@ -56,20 +57,15 @@ def defines_by_text(text: str, name: str) -> bool:
     return defines_in_text(text, name, strict=True)
 
 
-# chunk kinds the symbol table gives a type's own chunk (signals.definitions.TYPE_KINDS, which imports this module's
-# users; kept here so the pool does not import the signals package)
-_TYPE_KINDS = frozenset({"class", "struct", "interface", "type", "enum", "trait", "protocol", "record"})
-
-
 def _held_only_as_members(name: str, matches: Sequence[DefinitionMatch], rows: Mapping[int, store_mod.ChunkRow]) -> bool:
     """Whether the type-shaped ``name``'s table matches are all something else than a type named so:
     a member of another scope (``Level.Level``), another case (``Logger.level``), a chunk of a kind
-    not a type's (:data:`_TYPE_KINDS`); a candidate row unknown here counts as a type (left alone)."""
+    not a type's (:data:`~paqad.search.signals.definitions.TYPE_KINDS`); a candidate row unknown here counts as a type (left alone)."""
     if not name[:1].isupper() or is_constant_shape(name):
         return False
     for match in matches:
         row = rows.get(match.chunk_id)
-        if row is None or (match.exact and row.kind in _TYPE_KINDS
+        if row is None or (match.exact and row.kind in TYPE_KINDS
                            and re.split(r"::|\.|#", match.symbol or row.symbol or "")[-1] == name):
             return False
     return True
