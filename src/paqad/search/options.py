@@ -85,13 +85,9 @@ class RankingOptions:
     # round 8: a one-word query a BM25 hit defines by a keyword or a macro (`#define hashpointer`) is
     # a symbol query though the symbol table lacks the word (search.text_definitions)
     text_bare_words: bool = True
-    # issue 24, round 10 (bench/README.md "Round 10: symbol queries"): a type-shaped name the table holds
-    # only as other scopes' members or in another case (`Level.Level`, `Logger.level`): the chunks defining
-    # it as a type by text join the fusion the same way (search.text_definitions; logrus `type Level uint32`)
+    # issue 24, round 10 (bench/README.md): a type name the table holds only as members: its types by text join (text_definitions)
     member_table_types: bool = True
-    # round 10: "where is Level defined?", "what does pprint do": a short definition question's one plain-word
-    # name that the symbol table spells exactly is an embedded identifier (symbols.with_phrase_name)
-    definition_phrases: bool = True
+    definition_phrases: bool = True  # "where is Level defined?" ranked as `Level` (symbols.with_phrase_name)
     # round 8: C/C++ `struct name* f(` declares, does not define, name (signals.definitions); measured,
     # left off: no dev or test case moved with header_types on
     c_type_uses: bool = False
@@ -106,9 +102,7 @@ class RankingOptions:
     # name-prefix submodules (`gun_http2` of `gun`) only in Erlang
     canonical_path_qualifiers: bool = True
     canonical_prefix_modules: bool = True
-    # round 10: a Go file's module is its folder (its package): the root package's definition is an
-    # ancestor of a subpackage's for the roots test (logrus `Level` over hooks/slog's `Level`)
-    go_package_modules: bool = True
+    go_package_modules: bool = True  # round 10: a Go file's module is its folder, for the roots test (signals.canonical)
     # test 4: a head ending in `;` before any `{` is a declaration (round 6); measured, left off: no dev case moved
     canonical_declarations: bool = False
     canonical_off: frozenset[str] = frozenset()  # its tests left out by name (overrides, roots, delegates, one_of_file)
@@ -215,12 +209,9 @@ class RankingOptions:
     off: frozenset[str] = frozenset()
     # issue 24, round 4 (signals at the end of PIPELINE; bench/README.md "Ranking, round 4")
     reexport_share: float = 0.8  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
-    # round 10: `serde::Serialize` through `pub use serde_core::Serialize`: only the best-share definitions in
-    # serde_core get the qualifier's full share, not its `impl Serialize for str` blocks (signals.reexports)
+    # round 10 (signals.reexports): a qualifier's lift to the best definitions only; other packages' re-exports; definitions' priors
     reexport_best_definitions: bool = True
-    # and its re-exports outside the package the qualifier names x unqualified_share (signals.reexports)
     reexport_qualifiers: bool = True
-    # and a re-export's share x the path priors of the definition it points to (`deprecated.rs`'s compat prior)
     reexport_definition_priors: bool = True
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
@@ -302,9 +293,7 @@ class RankingOptions:
     # the prompt's title names a file (a class named like it, a path, a commit scope): its best chunk raised to
     # this x the leading score (signals.title_files; 0.0 = off; git-mined dev 0.752 -> 0.766)
     title_file_share: float = 1.05
-    # round 10: not for a name the symbol table defines in another candidate file and in none named like it
-    # ("where is FromRequest defined?": the trait's file, not the derive macro's from_request.rs)
-    title_file_definitions: bool = True
+    title_file_definitions: bool = True  # round 10: not for a name the table defines in another file (signals.title_files)
     # issue 24, round 9 (bench/README.md "Round 9: issue localisation"): a long prompt pointing at one or two
     # files (a site-packages traceback frame, a repository link, a diff header, a dotted module name): their
     # best chunks raised to this x the leading score (signals.report_paths; 0.0 = off)
@@ -379,9 +368,9 @@ ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
 # issue 24, round 9 (branch issue-loc9): this round's issue-localisation fields at their round-8 values
 ROUND_9_OFF = {"report_path_share": 0.0}
 # issue 24, round 10 (branch symbols10): this round's symbol-query fields at their round-9 values
-ROUND_10_SYMBOLS_OFF = {"member_table_types": False, "definition_phrases": False, "go_package_modules": False, "reexport_best_definitions": False,
-                        "reexport_qualifiers": False, "reexport_definition_priors": False,
-                        "title_file_definitions": False}
+ROUND_10_SYMBOLS_OFF = dict.fromkeys(("member_table_types", "definition_phrases", "go_package_modules",
+                                      "reexport_best_definitions", "reexport_qualifiers", "reexport_definition_priors",
+                                      "title_file_definitions"), False)
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -540,18 +529,9 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
 
 
 def _round_10_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
-    """Issue 24, round 10 (symbol queries, bench/README.md "Round 10: symbol queries"): each technique
-    off, and all of them (``round-9-default``: main 0fc748d's default)."""
-    return {
-        "no-member-table-types": replace(default, member_table_types=False),
-        "no-definition-phrases": replace(default, definition_phrases=False),
-        "no-go-package-modules": replace(default, go_package_modules=False),
-        "no-reexport-best-definitions": replace(default, reexport_best_definitions=False),
-        "no-reexport-qualifiers": replace(default, reexport_qualifiers=False),
-        "no-reexport-definition-priors": replace(default, reexport_definition_priors=False),
-        "no-title-file-definitions": replace(default, title_file_definitions=False),
-        "round-9-default": replace(default, **ROUND_10_SYMBOLS_OFF),
-    }
+    """Issue 24, round 10 (symbol queries): each technique off, all off (``round-9-default``: main 0fc748d)."""
+    configs = {f"no-{name.replace('_', '-')}": replace(default, **{name: False}) for name in ROUND_10_SYMBOLS_OFF}
+    return {**configs, "round-9-default": replace(default, **ROUND_10_SYMBOLS_OFF)}
 
 
 def ablations() -> dict[str, RankingOptions]:
