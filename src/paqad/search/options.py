@@ -85,6 +85,9 @@ class RankingOptions:
     # round 8: a one-word query a BM25 hit defines by a keyword or a macro (`#define hashpointer`) is
     # a symbol query though the symbol table lacks the word (search.text_definitions)
     text_bare_words: bool = True
+    # issue 24, round 10 (bench/README.md): a type name the table holds only as members: its types by text join (text_definitions)
+    member_table_types: bool = True
+    definition_phrases: bool = True  # "where is Level defined?" ranked as `Level` (symbols.with_phrase_name)
     # round 8: C/C++ `struct name* f(` declares, does not define, name (signals.definitions); measured,
     # left off: no dev or test case moved with header_types on
     c_type_uses: bool = False
@@ -99,6 +102,7 @@ class RankingOptions:
     # name-prefix submodules (`gun_http2` of `gun`) only in Erlang
     canonical_path_qualifiers: bool = True
     canonical_prefix_modules: bool = True
+    go_package_modules: bool = True  # round 10: a Go file's module is its folder, for the roots test (signals.canonical)
     # test 4: a head ending in `;` before any `{` is a declaration (round 6); measured, left off: no dev case moved
     canonical_declarations: bool = False
     canonical_off: frozenset[str] = frozenset()  # its tests left out by name (overrides, roots, delegates, one_of_file)
@@ -205,6 +209,10 @@ class RankingOptions:
     off: frozenset[str] = frozenset()
     # issue 24, round 4 (signals at the end of PIPELINE; bench/README.md "Ranking, round 4")
     reexport_share: float = 0.8  # a re-export: this x the best definition share (0.3-0.9 equal on dev)
+    # round 10 (signals.reexports): a qualifier's lift to the best definitions only; other packages' re-exports; definitions' priors
+    reexport_best_definitions: bool = True
+    reexport_qualifiers: bool = True
+    reexport_definition_priors: bool = True
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
     # round 8: ... and the function when it does (signals.name_shape.macro_or_function); measured, left off:
@@ -285,6 +293,7 @@ class RankingOptions:
     # the prompt's title names a file (a class named like it, a path, a commit scope): its best chunk raised to
     # this x the leading score (signals.title_files; 0.0 = off; git-mined dev 0.752 -> 0.766)
     title_file_share: float = 1.05
+    title_file_definitions: bool = True  # round 10: not for a name the table defines in another file (signals.title_files)
     # issue 24, round 9 (bench/README.md "Round 9: issue localisation"): a long prompt pointing at one or two
     # files (a site-packages traceback frame, a repository link, a diff header, a dotted module name): their
     # best chunks raised to this x the leading score (signals.report_paths; 0.0 = off)
@@ -332,7 +341,8 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     # the default as round 4 left it (main 1163546): round 5's and 6's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF)
+                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF,
+                                         **ROUND_10_SYMBOLS_OFF)
     return configs
 
 
@@ -357,6 +367,10 @@ ROUND_8_SYMBOLS_OFF = {"text_definitions": False, "header_types": False, "qualif
 ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
 # issue 24, round 9 (branch issue-loc9): this round's issue-localisation fields at their round-8 values
 ROUND_9_OFF = {"report_path_share": 0.0}
+# issue 24, round 10 (branch symbols10): this round's symbol-query fields at their round-9 values
+ROUND_10_SYMBOLS_OFF = dict.fromkeys(("member_table_types", "definition_phrases", "go_package_modules",
+                                      "reexport_best_definitions", "reexport_qualifiers", "reexport_definition_priors",
+                                      "title_file_definitions"), False)
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -463,10 +477,11 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
-        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF),
+        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF,
+                                   **ROUND_10_SYMBOLS_OFF),
         # round 7: a facade's delegates over it (signals.delegates) off
         "no-delegates": replace(default, delegate_share=0.0),
-        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF),
+        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_SYMBOLS_OFF),
     }
 
 
@@ -491,7 +506,7 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-c-header-pairs": replace(default, c_header_pair_prior=0.7),  # measured, left off
         # every C/C++ rule measured this round on together (c_signatures is round 6's, left off again)
         "with-round-8": replace(default, c_header_pair_prior=0.7, c_signatures=True),
-        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF),
+        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_SYMBOLS_OFF),
     }
 
 
@@ -509,8 +524,14 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     technique off, and all of them (``round-8-default``: main 0dd19ac's default)."""
     return {
         "no-report-paths": replace(default, report_path_share=0.0),
-        "round-8-default": replace(default, **ROUND_9_OFF),
+        "round-8-default": replace(default, **ROUND_9_OFF, **ROUND_10_SYMBOLS_OFF),
     }
+
+
+def _round_10_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 10 (symbol queries): each technique off, all off (``round-9-default``: main 0fc748d)."""
+    configs = {f"no-{name.replace('_', '-')}": replace(default, **{name: False}) for name in ROUND_10_SYMBOLS_OFF}
+    return {**configs, "round-9-default": replace(default, **ROUND_10_SYMBOLS_OFF)}
 
 
 def ablations() -> dict[str, RankingOptions]:
@@ -520,7 +541,7 @@ def ablations() -> dict[str, RankingOptions]:
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
                           passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
-                          **ROUND_8_OFF, **ROUND_9_OFF)
+                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_SYMBOLS_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -566,7 +587,8 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
-                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation):
+                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
+                 _round_10_symbols):
         configs.update(part(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})

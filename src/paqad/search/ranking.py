@@ -34,7 +34,7 @@ from paqad.search.options import RankingOptions, ablations, option_names
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline
-from paqad.search.symbols import DefinitionMatch, symbol_pool, with_bare_word_symbol
+from paqad.search.symbols import DefinitionMatch, symbol_pool, with_bare_word_symbol, with_phrase_name
 
 __all__ = ["MAX_NAMED_FILE_CHUNKS", "POOL_SIZE", "Pools", "RankingOptions", "ablations", "cut_pools", "gather",
            "option_names", "rank", "rank_with_evidence"]
@@ -77,6 +77,10 @@ class Pools:
     # a one-word query the symbol table does not make a symbol query, whose word a BM25 hit defines
     # by a keyword or a macro: the symbol query it is (RankingOptions.text_bare_words; text_definitions)
     text_info: QueryInfo | None = None
+    # a short definition question's one plain-word name the symbol table spells exactly ("where is Level
+    # defined?"): the query with it as an embedded identifier (RankingOptions.definition_phrases; its table
+    # matches are in `definitions`, left out without the option; symbols.with_phrase_name)
+    phrase_info: QueryInfo | None = None
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -140,7 +144,9 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
                                                           None if allowed is None else list(allowed_set)))
         info = with_bare_word_symbol(store, info)
         text_info = with_text_bare_word(store, info, hits)
-        definitions = tuple(m for m in symbol_pool(store, info) if allowed_set is None or m.chunk_id in allowed_set)
+        phrase_info = with_phrase_name(store, info)
+        definitions = tuple(m for m in symbol_pool(store, info) + (symbol_pool(store, phrase_info) if phrase_info else [])
+                            if allowed_set is None or m.chunk_id in allowed_set)
         heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
                  if allowed_set is None or head in allowed_set}
         named_paths = _named_paths(store, info)
@@ -154,14 +160,25 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
     lexical = [cid for cid, _ in hits]
     cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
                           | set(named) | {cid for cid, _ in lone})
-    defined = {m.identifier.name for m in definitions}
+    own = _without_phrase(definitions, phrase_info)  # the confidence evidence of the query as written
+    defined = {m.identifier.name for m in own}
     undefined = (sum(1 for i in info.identifiers if i.name not in defined) / len(info.identifiers)
                  if info.identifiers else 0.0)
     evidence = query_evidence(store.chunk_count(), store.document_frequencies(query_terms(lexical_text)),
                               max((s for _, s in hits), default=0.0), side.sims, undefined)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
                  {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone,
-                 None if allowed_set is None else frozenset(allowed_set), text_info)
+                 None if allowed_set is None else frozenset(allowed_set), text_info, phrase_info)
+
+
+def _without_phrase(definitions: tuple[DefinitionMatch, ...], phrase_info: QueryInfo | None,
+                    keep: bool = False) -> tuple[DefinitionMatch, ...]:
+    """``definitions`` without the matches of the symbol query :func:`~paqad.search.symbols.with_phrase_name`
+    read (``keep``: only those)."""
+    if phrase_info is None:
+        return definitions
+    added = phrase_info.identifiers
+    return tuple(m for m in definitions if any(m.identifier is a for a in added) == keep)
 
 
 _EXEMPT: dict[tuple[str, int, int], frozenset[str]] = {}
@@ -278,6 +295,10 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
                                                  for m in pools.definitions))
     if options.text_bare_words and pools.text_info is not None:
         pools = replace(pools, info=pools.text_info)
+    if pools.phrase_info is not None:  # round 10: a definition question's plain-word name
+        phrase = options.definition_phrases and options.symbols
+        pools = replace(pools, info=pools.phrase_info if phrase else pools.info,
+                        definitions=_without_phrase(pools.definitions, pools.phrase_info, keep=phrase))
     if options.lone_identifiers and pools.lone_hits and not pools.lexical:
         pools = replace(pools, lexical=[cid for cid, _ in pools.lone_hits], bm25=dict(pools.lone_hits))
     scores = weighted_fusion(pools, options)
@@ -288,7 +309,8 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     if options.text_definitions and options.symbols:
         # a name the symbol table lacks, defined by no candidate: its definitions by text join the
         # candidates after the table's entries, as if the table had listed them last
-        found = text_definition_pool(store, pools.info, pools.definitions, rows, pools.allowed)
+        found = text_definition_pool(store, pools.info, pools.definitions, rows, pools.allowed,
+                                     member_table_types=options.member_table_types)
         start = len({m.chunk_id for m in pools.definitions})
         for rank, (cid, row) in enumerate(found.items(), start=start + 1):
             scores[cid] = options.symbol_weight / (options.rrf_k + rank)

@@ -30,7 +30,9 @@ only test 4 runs, among the definitions it names, and so when it names one's fil
 alone (``canonical_prefix_modules``). ``canonical_off`` leaves tests out by name (``overrides``,
 ``roots``, ``delegates``, ``one_of_file``: round 6's ablations). A module is the symbol table's qualifier (``HTTP.Response``, from a module
 header or nesting) when every tied definition has one, else the file's path without its
-extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder).
+extension (``clap/parsers``; a package's ``__init__``/``mod``/``index`` file is its folder), and
+(``go_package_modules``, round 10) a Go file's folder, which is its package whatever the file's name:
+``logrus.go``'s ``type Level`` is the root package's, an ancestor of ``hooks/slog``'s ``type Level``.
 """
 
 from __future__ import annotations
@@ -74,7 +76,13 @@ class Tied:
     qualifier: tuple[str, ...]  # the symbol table's qualifier as written (``('HTTP', 'Message')``)
 
 
-def _path_module(path: str) -> tuple[str, ...]:
+# the part a Go file's module starts with: the root folder's package is an ancestor of every other one
+GO_ROOT = "<go>"
+
+
+def _path_module(path: str, go_packages: bool = False) -> tuple[str, ...]:
+    if go_packages and path.endswith(".go"):  # a Go package is its folder (round 10)
+        return (GO_ROOT, *path.lower().split("/")[:-1])
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
     for tail in _PACKAGE_FILES:
         if stem.endswith(tail):
@@ -180,7 +188,8 @@ def _tied(context: RankingContext, identifier: Identifier, shares: dict[int, flo
     chosen = [cid for cid in chosen if cid in symbols] or chosen
     qualifiers = {cid: tuple(symbol_parts(symbols.get(cid) or context.rows[cid].symbol)[:-1]) for cid in chosen}
     by_table = all(qualifiers.values())
-    out = [Tied(cid, tuple(p.lower() for p in qualifiers[cid]) if by_table else _path_module(context.rows[cid].path),
+    out = [Tied(cid, tuple(p.lower() for p in qualifiers[cid]) if by_table
+                else _path_module(context.rows[cid].path, context.options.go_package_modules),
                 qualifiers[cid]) for cid in chosen]
     return out if len(out) >= 2 else []
 
@@ -275,7 +284,10 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
         tied = _tied(context, identifier, shares)
         if identifier.qualified and context.options.canonical_path_qualifiers:
             # `bytes_mut::Shared`: the qualifier names a tied definition's file or folder
-            named |= {t.chunk_id for t in tied if qualified_by_path(identifier, context.rows[t.chunk_id])}
+            # round 10 (go_package_modules, which lets the roots test decide Go ties): a type defined by
+            # text in the qualifier's folder is named too (`slog.Level`: `type Level logrus.Level`)
+            text_types = context.options.go_package_modules and context.options.text_types
+            named |= {t.chunk_id for t in tied if qualified_by_path(identifier, context.rows[t.chunk_id], text_types)}
         if named:  # the qualifier names the module (the definitions signal ranked it first): only test 4
             tied = [t for t in tied if t.chunk_id in named]
         if len(tied) < 2 or len({t.module for t in tied}) > MAX_TIED:

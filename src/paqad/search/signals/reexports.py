@@ -10,7 +10,15 @@ definition, and the definition it points to is resolved at query time from the c
 - for a qualified identifier whose qualifier names the re-exporting package (``wire_app::Codec``
   and ``crates/wire-app/src/lib.rs``), the definition in the module the re-export names
   (``wire_core`` -> ``crates/wire-core/...``) is raised to a full share: the qualifier agrees with
-  it through the re-export.
+  it through the re-export. Round 10 (``reexport_best_definitions``): only the definitions with
+  the best share among those the re-export points to, not every chunk of that module that names
+  it (``impl Serialize for str`` in ``serde_core/src/ser/impls.rs`` for ``serde::Serialize``:
+  ``serde/src/lib.rs`` re-exports ``serde_core::Serialize``, so every such impl rose to the
+  trait's share, above the re-export);
+- round 10 (``reexport_qualifiers``): for a qualified identifier, the re-exports outside the
+  package its qualifier names (when one is in it) get ``unqualified_share`` of the re-export share;
+  and (``reexport_definition_priors``) every re-export's share is scaled by the path priors of the
+  definition it points to (:func:`_definition_prior`), so it stays below that definition.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paqad.search.analysis import Identifier
+from paqad.search.signals.path_priors import prior_of
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, path_components
 
 if TYPE_CHECKING:
@@ -93,6 +102,32 @@ def _reexports_of(context: RankingContext, identifier: Identifier) -> list[ReExp
     return out
 
 
+def _definition_prior(context: RankingContext, reexport: ReExport, defining: dict[int, float]) -> float:
+    """Round 10 (``reexport_definition_priors``): the path-prior product of the definition ``reexport``
+    points to with the best share x priors (else of such a one of the name; 1.0 without any): a re-export of a
+    name defined in ``deprecated.rs`` (the compat prior) is no more wanted than its definition, and
+    ranks after it (``idna::Config``: ``idna/src/lib.rs`` re-exports ``deprecated::Config``)."""
+    pointed = {cid: share for cid, share in defining.items() if _points_to(reexport.source, context.rows[cid])}
+    pool = pointed or defining
+    if not pool:
+        return 1.0
+    # the definition that ranks: its share x its priors (a test file named like the module, `useAtomValue.test.tsx`,
+    # "points to" by its stem too, with the definition's share and the tests prior)
+    priors = {cid: prior_of(context.prior_factors.get(cid, ())) for cid in pool}
+    best = max(pool, key=lambda cid: (pool[cid] * priors[cid], pool[cid]))
+    return priors[best]
+
+
+def _asking(identifier: Identifier, found: list[ReExport], context: RankingContext) -> set[int]:
+    """With ``reexport_qualifiers`` (round 10), the re-exports of a qualified identifier in the
+    package its qualifier names (``web::extract::FromRequest``: ``web/src/extract/mod.rs``, not
+    ``web/src/lib.rs`` re-exporting the derive macro of that name); empty when none is, or bare."""
+    if not (context.options.reexport_qualifiers and identifier.qualified):
+        return set()
+    asked = identifier.parts[-2].lower().replace("-", "_")
+    return {r.chunk_id for r in found if asked in path_components(context.rows[r.chunk_id].path)}
+
+
 def reexport_shares(context: RankingContext) -> dict[int, float]:
     """Chunk id -> the share this signal adds: re-exporting chunks, and definitions resolved
     through a re-export of the package a qualifier names."""
@@ -109,13 +144,23 @@ def reexport_shares(context: RankingContext) -> dict[int, float]:
         if identifier.qualified:
             asked = identifier.parts[-2].lower().replace("-", "_")
             for r in (r for r in found if asked in path_components(context.rows[r.chunk_id].path)):
-                for cid, share in defining.items():
-                    if _points_to(r.source, context.rows[cid]) and factor > share:
+                pointed = {cid: share for cid, share in defining.items() if _points_to(r.source, context.rows[cid])}
+                if context.options.reexport_best_definitions and pointed:
+                    best = max(pointed.values())  # round 10: the module's definitions, not its uses
+                    pointed = {cid: share for cid, share in pointed.items() if share >= best}
+                for cid, share in pointed.items():
+                    if factor > share:
                         extra[cid] = max(extra.get(cid, 0.0), factor - share)
                         defining[cid] = factor
         top = max(defining.values(), default=factor)
+        asking = _asking(identifier, found, context)
         for r in found:
-            extra[r.chunk_id] = max(extra.get(r.chunk_id, 0.0), context.options.reexport_share * top)
+            share = context.options.reexport_share * top
+            if asking and r.chunk_id not in asking:  # round 10: another package's re-export of the name
+                share *= context.options.unqualified_share
+            if context.options.reexport_definition_priors:
+                share *= _definition_prior(context, r, defining)
+            extra[r.chunk_id] = max(extra.get(r.chunk_id, 0.0), share)
     return extra
 
 

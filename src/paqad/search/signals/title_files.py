@@ -30,7 +30,10 @@ not in ``lib/faraday.rb`` or ``faraday.gemspec``. A title naming more than :data
 this way compares them and lifts none. A symbol query (the prompt is one identifier: ``_Tag``)
 asks for that name's definition, which the definitions signal finds (``emittermanip.h``), not for
 ``tag.cpp``: it is left alone. Plain words are not names here: "fix the error handling" does not
-name ``error.rb``.
+name ``error.rb``. Round 10 (``title_file_definitions``): a name the symbol table defines, exactly
+spelled, in a candidate file not named by its key, and in no candidate file so named, names that
+definition, not a file named like it: "where is FromRequest defined?" asks for the trait in
+``web-core/src/extract/mod.rs``, not for the derive macro's ``web-macros/src/from_request.rs``.
 """
 
 from __future__ import annotations
@@ -103,6 +106,19 @@ def _folders(context: RankingContext) -> set[str]:
     return {path.rsplit("/", depth)[0] for path in paths for depth in range(1, path.count("/") + 1)}
 
 
+def _defined_elsewhere(context: RankingContext) -> set[str]:
+    """Keys of the prompt's names that the symbol table defines (exactly spelled) in candidate files
+    not named by the key, and in none so named (round 10; see the module docstring)."""
+    files: dict[str, set[bool]] = {}
+    for match in context.definitions:
+        row = context.rows.get(match.chunk_id)
+        if row is None or not match.exact or match.identifier.qualified:
+            continue
+        key = store_mod.symbol_key(match.identifier.name)
+        files.setdefault(key, set()).add(_stem_key(row.path) == key)
+    return {key for key, named in files.items() if named == {False}}
+
+
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
     """Scores with the best chunk of each file the title names raised (see the module docstring)."""
     if context.info.kind == SYMBOL:
@@ -114,6 +130,8 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     by_file = context.files_best_first(scores)
     folders = {store_mod.symbol_key(folder.rsplit("/", 1)[-1]) for folder in _folders(context)}
     keys = keys - folders
+    if context.options.title_file_definitions:
+        keys = keys - _defined_elsewhere(context)
     for path, ids in by_file.items():
         row = context.rows[ids[0]]
         name = path.rsplit("/", 1)[-1]
