@@ -24,6 +24,10 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MODEL_REPO = "Xenova/all-MiniLM-L6-v2"
 MODEL_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "model"
+# rag_hook_budget_ms for a hook run whose answer (not its speed) a test asserts: on a CI machine
+# shared with other jobs (load 8 on 2 cores was seen) the interpreter start and the model load
+# alone passed 1.5 s and even 5 s. Latency against the budget is measured by bench/hook_latency.py.
+ANSWER_BUDGET_MS = "30000"
 MODEL_FILES: dict[str, dict] = json.loads((MODEL_FIXTURES / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
 
 

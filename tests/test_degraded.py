@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli as run, write_files
+from conftest import ANSWER_BUDGET_MS, run_cli as run, write_files
 from paqad.store.codec import unpack_text
 from paqad.project import ProjectPaths
 from paqad.store import open_store
@@ -188,7 +188,7 @@ def test_hook_without_the_model_answers_keyword_only_in_time_and_logs_why(projec
     with _SilentHub() as endpoint:
         # A roomy budget, so a loaded test machine cannot pass it; the hub would still hold the
         # hook past it (its client waits 10 s for an answer) if the hook tried to fetch the model.
-        env = dict(os.environ, HF_ENDPOINT=endpoint, PAQAD_RAG_HOOK_BUDGET_MS="5000")
+        env = dict(os.environ, HF_ENDPOINT=endpoint, PAQAD_RAG_HOOK_BUDGET_MS=ANSWER_BUDGET_MS)
         started = time.monotonic()
         proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--host", "claude", "--project-root", str(project)],
                               input=payload, capture_output=True, timeout=60, env=env, cwd="/")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_index, wait_for_warm
+from conftest import ANSWER_BUDGET_MS, build_index, wait_for_warm
 
 from paqad.config import load_settings
 from paqad.deliver.answer import section_for_prompt
@@ -79,7 +79,7 @@ def _hook_section(paths: ProjectPaths, prompt: str) -> str:
     payload = {"session_id": "s", "cwd": str(paths.root), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
     env = {k: v for k, v in os.environ.items() if k != "PAQAD_RAG_WARM_PROCESS"}  # the default: on
     proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--host", "claude"], input=json.dumps(payload).encode(),
-                          capture_output=True, timeout=60, cwd=paths.root, env=dict(env, PAQAD_RAG_HOOK_BUDGET_MS="5000"))
+                          capture_output=True, timeout=60, cwd=paths.root, env=dict(env, PAQAD_RAG_HOOK_BUDGET_MS=ANSWER_BUDGET_MS))
     assert proc.returncode == 0
     return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
 

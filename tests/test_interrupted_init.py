@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, run_cli, write_files
+from conftest import ANSWER_BUDGET_MS, git, run_cli, write_files
 
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
@@ -58,7 +58,7 @@ def test_an_interrupted_first_init_names_one_fix_that_works(tmp_path: Path, stag
     git(root, "init", "-q", "-b", "main")
     write_files(root, FILES)
     proc = subprocess.run([sys.executable, "-c", KILL_AT, str(root), stage], capture_output=True, timeout=120,
-                          env={**os.environ, "PAQAD_RAG_HOOK_BUDGET_MS": "20000"})
+                          env={**os.environ, "PAQAD_RAG_HOOK_BUDGET_MS": ANSWER_BUDGET_MS})
     assert proc.returncode == -9, proc.stderr
     paths = ProjectPaths(root)
     if stage == "searchable":  # retrieval was switched on at the keyword commit: nothing to fix
@@ -78,7 +78,7 @@ def test_an_interrupted_first_init_names_one_fix_that_works(tmp_path: Path, stag
     assert code == 2 and "run `paqad-ai rag init`" in err and "rebuild" not in err
     assert run_cli("rag", "init", "--provider", "local", project=root)[0] == 0
     assert load_settings(paths).rag_enabled
-    os.environ["PAQAD_RAG_HOOK_BUDGET_MS"] = "20000"  # a busy machine: the hook's answer, not its speed, is tested
+    os.environ["PAQAD_RAG_HOOK_BUDGET_MS"] = ANSWER_BUDGET_MS  # a busy machine: the hook's answer, not its speed, is tested
     try:
         assert "src/parcels/rates.py" in _hook(root, "how is the shipping rate per kilogram computed?")
     finally:

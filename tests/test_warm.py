@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import build_index, wait_for_warm
+from conftest import ANSWER_BUDGET_MS, build_index, wait_for_warm
 
 from paqad.config import load_settings
 from paqad.deliver.answer import section_for_prompt
@@ -59,7 +59,7 @@ def _hook(paths: ProjectPaths) -> tuple[subprocess.CompletedProcess, float]:
     started = time.monotonic()
     proc = subprocess.run([PAQAD_AI, "hook", "prompt", "--host", "claude", "--project-root", str(paths.root)],
                           input=json.dumps(payload).encode(), capture_output=True, timeout=60,
-                          env=dict(os.environ, PAQAD_RAG_HOOK_BUDGET_MS="5000"))
+                          env=dict(os.environ, PAQAD_RAG_HOOK_BUDGET_MS=ANSWER_BUDGET_MS))
     return proc, time.monotonic() - started
 
 
