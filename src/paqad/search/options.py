@@ -289,6 +289,17 @@ class RankingOptions:
     # files (a site-packages traceback frame, a repository link, a diff header, a dotted module name): their
     # best chunks raised to this x the leading score (signals.report_paths; 0.0 = off)
     report_path_share: float = 1.05
+    # issue 24, round 10 (bench/README.md "Round 10: commit and issue localisation"): CI and repository-automation
+    # files (.github/workflows/*.yml, .appveyor.yml, dependabot.yml; signals.ci_files) x this unless the query
+    # asks about CI (1.0 = off); and a test file named only by an identifier its stem spells (`retry` ->
+    # test/retry.ts) keeps the tests prior in a query not asking for tests (signals.path_priors); Cargo's
+    # benches/ folder is the examples kind, as bench/ and benchmarks/ are (signals.ci_files.is_bench_folder)
+    ci_prior: float = 0.3
+    stem_named_tests: bool = True
+    bench_folders: bool = True
+    # and an older NameVn/ folder beside a newer NameVm/ (flysystem's PhpseclibV2/ beside PhpseclibV3/) x
+    # version_prior unless named (signals.version_copies)
+    suffix_versions: bool = True
 
     @property
     def gather_depth(self) -> int:
@@ -332,7 +343,7 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     # the default as round 4 left it (main 1163546): round 5's and 6's techniques all off
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
-                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF)
+                                         **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_LOCALISATION_OFF)
     return configs
 
 
@@ -357,6 +368,9 @@ ROUND_8_SYMBOLS_OFF = {"text_definitions": False, "header_types": False, "qualif
 ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
 # issue 24, round 9 (branch issue-loc9): this round's issue-localisation fields at their round-8 values
 ROUND_9_OFF = {"report_path_share": 0.0}
+# issue 24, round 10 (branch gitmined10): this round's localisation fields at their round-9 values
+ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_folders": False,
+                             "suffix_versions": False}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -463,10 +477,10 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "no-issue-prose": replace(default, issue_prose_prior=1.0),  # prompt_waivers' waivers only
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
-        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF),
+        "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_LOCALISATION_OFF),
         # round 7: a facade's delegates over it (signals.delegates) off
         "no-delegates": replace(default, delegate_share=0.0),
-        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF),
+        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_LOCALISATION_OFF),
     }
 
 
@@ -491,7 +505,7 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-c-header-pairs": replace(default, c_header_pair_prior=0.7),  # measured, left off
         # every C/C++ rule measured this round on together (c_signatures is round 6's, left off again)
         "with-round-8": replace(default, c_header_pair_prior=0.7, c_signatures=True),
-        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF),
+        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_LOCALISATION_OFF),
     }
 
 
@@ -509,7 +523,19 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     technique off, and all of them (``round-8-default``: main 0dd19ac's default)."""
     return {
         "no-report-paths": replace(default, report_path_share=0.0),
-        "round-8-default": replace(default, **ROUND_9_OFF),
+        "round-8-default": replace(default, **ROUND_9_OFF, **ROUND_10_LOCALISATION_OFF),
+    }
+
+
+def _round_10_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 10 (commit and issue localisation, bench/README.md "Round 10: commit and issue
+    localisation"): each technique off, and both (``round-9-default``: main 0fc748d's default)."""
+    return {
+        "no-ci-files": replace(default, ci_prior=1.0),
+        "no-stem-named-tests": replace(default, stem_named_tests=False),
+        "no-bench-folders": replace(default, bench_folders=False),
+        "no-suffix-versions": replace(default, suffix_versions=False),
+        "round-9-default": replace(default, **ROUND_10_LOCALISATION_OFF),
     }
 
 
@@ -520,7 +546,7 @@ def ablations() -> dict[str, RankingOptions]:
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
                           passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
-                          **ROUND_8_OFF, **ROUND_9_OFF)
+                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_LOCALISATION_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -566,7 +592,8 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
-                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation):
+                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
+                 _round_10_localisation):
         configs.update(part(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
