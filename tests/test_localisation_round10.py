@@ -290,7 +290,8 @@ def test_which_folders_are_version_copies():
 
 def test_round_10_fields_are_on_by_default_and_off_in_the_round_9_default():
     default, configs = RankingOptions(), ablations()
-    assert (default.ci_prior, default.stem_named_tests, default.bench_folders, default.suffix_versions) == (0.3, True, True, True)
+    assert (default.ci_prior, default.stem_named_tests, default.bench_folders, default.suffix_versions) == (0.3, True, False, True)
+    assert configs["with-bench-folders"].bench_folders
     assert configs["round-9-default"] == ROUND_9
     assert configs["no-ci-files"].ci_prior == 1.0 and not configs["no-suffix-versions"].suffix_versions
 

@@ -292,11 +292,12 @@ class RankingOptions:
     # issue 24, round 10 (bench/README.md "Round 10: commit and issue localisation"): CI and repository-automation
     # files (.github/workflows/*.yml, .appveyor.yml, dependabot.yml; signals.ci_files) x this unless the query
     # asks about CI (1.0 = off); and a test file named only by an identifier its stem spells (`retry` ->
-    # test/retry.ts) keeps the tests prior in a query not asking for tests (signals.path_priors); Cargo's
-    # benches/ folder is the examples kind, as bench/ and benchmarks/ are (signals.ci_files.is_bench_folder)
+    # test/retry.ts) keeps the tests prior in a query not asking for tests (signals.path_priors)
     ci_prior: float = 0.3
     stem_named_tests: bool = True
-    bench_folders: bool = True
+    # Cargo's benches/ folder as the examples kind, as bench/ and benchmarks/ are (signals.ci_files.is_bench_folder);
+    # measured, left off: git-mined dev Rust 0.7638 -> 0.7633 (4 commits up, rand's gold benches/benches/distr.rs down)
+    bench_folders: bool = False
     # and an older NameVn/ folder beside a newer NameVm/ (flysystem's PhpseclibV2/ beside PhpseclibV3/) x
     # version_prior unless named (signals.version_copies)
     suffix_versions: bool = True
@@ -533,7 +534,7 @@ def _round_10_localisation(default: RankingOptions) -> dict[str, RankingOptions]
     return {
         "no-ci-files": replace(default, ci_prior=1.0),
         "no-stem-named-tests": replace(default, stem_named_tests=False),
-        "no-bench-folders": replace(default, bench_folders=False),
+        "with-bench-folders": replace(default, bench_folders=True),  # measured, left off
         "no-suffix-versions": replace(default, suffix_versions=False),
         "round-9-default": replace(default, **ROUND_10_LOCALISATION_OFF),
     }
