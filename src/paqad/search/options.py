@@ -296,7 +296,8 @@ class RankingOptions:
     ci_prior: float = 0.3
     stem_named_tests: bool = True
     # Cargo's benches/ folder as the examples kind, as bench/ and benchmarks/ are (signals.ci_files.is_bench_folder);
-    # measured, left off: git-mined dev Rust 0.7638 -> 0.7633 (4 commits up, rand's gold benches/benches/distr.rs down)
+    # measured, left off: git-mined dev Rust 0.778 -> 0.755 (bytes' commits up; rand's and rust-url's change their
+    # benchmarks too: benches/benches/distr.rs is gold)
     bench_folders: bool = False
     # and an older NameVn/ folder beside a newer NameVm/ (flysystem's PhpseclibV2/ beside PhpseclibV3/) x
     # version_prior unless named (signals.version_copies)
@@ -530,7 +531,8 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
 
 def _round_10_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     """Issue 24, round 10 (commit and issue localisation, bench/README.md "Round 10: commit and issue
-    localisation"): each technique off, and both (``round-9-default``: main 0fc748d's default)."""
+    localisation"): each technique off (``with-bench-folders``: measured, left off, on), and all of them
+    (``round-9-default``: main 0fc748d's default)."""
     return {
         "no-ci-files": replace(default, ci_prior=1.0),
         "no-stem-named-tests": replace(default, stem_named_tests=False),

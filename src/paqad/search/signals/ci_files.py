@@ -6,8 +6,8 @@ A commit message or an issue that says "Fix compilation warnings on ARM64 with o
 words with the workflow that builds, lints and releases the project (``.github/workflows/build.yml``
 lists the compilers and flags, ``dist.yaml`` the release steps, ``dependabot.yml`` the versions),
 and those files led the git-mined dev set's misses (crc32c, libyaml, glog, marshmallow, bytes). The
-``data`` prior does not hold them down: it is waived by the configuration words such a message
-uses ("versions", "build", "release" is none but "versions" is). With ``RankingOptions.ci_prior``
+``data`` prior does not hold them down: it is waived by the configuration words such messages
+use ("versions", "build", "features"). With ``RankingOptions.ci_prior``
 below 1.0, a chunk of a CI file (:func:`is_ci_file`) falls under the ``ci`` path-prior kind, x
 ``ci_prior`` unless the query asks about CI itself (:func:`asks_ci`: "CI", "workflow", "pipeline",
 "GitHub Actions", a CI service's name) or names the file (the named files keep no prior).

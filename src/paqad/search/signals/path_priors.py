@@ -6,9 +6,12 @@ a data file under a docs folder is prose too (``docs_data``: a docs site's pages
 so is a code file in the root's docs folder (``docs_code``: signals.docs_code); C/C++ tests and
 benchmarks named ``x_unittest.cc``/``x_benchmark.cc`` or holding googletest macros are tests/examples
 (``c_test_files``: signals.c_tests);
-a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration; barrels when
+CI and repository-automation files are the ``ci`` kind (``ci_prior``: signals.ci_files; issue 24, round 10);
+a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration, CI; barrels when
 it asks about a module or package: ``module_barrels``), when it
-holds most of the project's code, and for every file the query names.
+holds most of the project's code, and for every file the query names; but a test file "named" only
+because its stem spells one of the query's identifiers (``retry`` -> ``test/retry.ts``) keeps its
+tests prior in a prose query (``stem_named_tests``, round 10).
 """
 
 from __future__ import annotations
