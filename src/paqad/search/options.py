@@ -289,19 +289,14 @@ class RankingOptions:
     # files (a site-packages traceback frame, a repository link, a diff header, a dotted module name): their
     # best chunks raised to this x the leading score (signals.report_paths; 0.0 = off)
     report_path_share: float = 1.05
-    # issue 24, round 10 (bench/README.md "Round 10: commit and issue localisation"): CI and repository-automation
-    # files (.github/workflows/*.yml, .appveyor.yml, dependabot.yml; signals.ci_files) x this unless the query
-    # asks about CI (1.0 = off); and a test file named only by an identifier its stem spells (`retry` ->
-    # test/retry.ts) keeps the tests prior in a query not asking for tests (signals.path_priors)
+    # issue 24, round 10 (bench/README.md "Round 10: commit and issue localisation"): CI files x ci_prior unless asked
+    # (signals.ci_files; 1.0 = off); a test file named only by its stem (`retry` -> test/retry.ts) keeps its prior;
+    # NameV2/ beside NameV3/ x version_prior (signals.version_copies); Cargo's benches/ as examples: measured, left
+    # off (git-mined dev Rust 0.778 -> 0.755: rand's and rust-url's commits change their benchmarks too)
     ci_prior: float = 0.3
     stem_named_tests: bool = True
-    # Cargo's benches/ folder as the examples kind, as bench/ and benchmarks/ are (signals.ci_files.is_bench_folder);
-    # measured, left off: git-mined dev Rust 0.778 -> 0.755 (bytes' commits up; rand's and rust-url's change their
-    # benchmarks too: benches/benches/distr.rs is gold)
-    bench_folders: bool = False
-    # and an older NameVn/ folder beside a newer NameVm/ (flysystem's PhpseclibV2/ beside PhpseclibV3/) x
-    # version_prior unless named (signals.version_copies)
     suffix_versions: bool = True
+    bench_folders: bool = False
 
     @property
     def gather_depth(self) -> int:
@@ -371,8 +366,7 @@ ROUND_8_LOCALISATION_OFF = {"test_subject_share": 0.0, "title_file_share": 0.0}
 # issue 24, round 9 (branch issue-loc9): this round's issue-localisation fields at their round-8 values
 ROUND_9_OFF = {"report_path_share": 0.0}
 # issue 24, round 10 (branch gitmined10): this round's localisation fields at their round-9 values
-ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_folders": False,
-                             "suffix_versions": False}
+ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_folders": False, "suffix_versions": False}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -530,9 +524,8 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
 
 
 def _round_10_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
-    """Issue 24, round 10 (commit and issue localisation, bench/README.md "Round 10: commit and issue
-    localisation"): each technique off (``with-bench-folders``: measured, left off, on), and all of them
-    (``round-9-default``: main 0fc748d's default)."""
+    """Issue 24, round 10 (commit and issue localisation): each technique off (``with-bench-folders``, left off:
+    on), and all of them (``round-9-default``: main 0fc748d's default)."""
     return {
         "no-ci-files": replace(default, ci_prior=1.0),
         "no-stem-named-tests": replace(default, stem_named_tests=False),
@@ -595,8 +588,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_4_and_later(default))
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
-                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
-                 _round_10_localisation):
+                 _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation, _round_10_localisation):
         configs.update(part(default))
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
