@@ -15,7 +15,7 @@ from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
 from paqad.search.analysis import analyze
 from paqad.search.floor import apply_floor
-from paqad.search.options import ablations
+from paqad.search.ablations import ablations
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, passage_choice
 from paqad.store import ChunkRow

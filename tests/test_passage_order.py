@@ -13,7 +13,7 @@ from conftest import build_index
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
-from paqad.search.options import ablations
+from paqad.search.ablations import ablations
 
 HERE = Path(__file__).resolve().parent
 CACHE = '''"""A small in-memory cache with a size limit, used by the HTTP client to keep parsed responses."""

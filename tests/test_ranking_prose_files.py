@@ -298,11 +298,11 @@ def _priors(root: Path, query: str, options: RankingOptions) -> list[tuple[str, 
 
 def test_a_docs_page_kept_as_yaml_is_prose_too(docs_data):
     # docs_data (on): docs/content/manual.yml x data_prior 0.5 x prose_prior 0.5; the CI workflow
-    # (data, not under a docs folder) x 0.5 only; the C file none
+    # (data, not under a docs folder) x 0.5 and, since round 10, x ci_prior 0.3 (signals.ci_files); the C file none
     query = "how does a value passed with --arg on the command line become a $variable inside the filter?"
     assert _priors(docs_data, query, RankingOptions()) == [
-        ("src/main.c", 1.0), ("docs/content/manual.yml", 0.25), (".github/workflows/ci.yml", 0.5)]
-    assert _priors(docs_data, query, replace(RankingOptions(), docs_data=False)) == [
+        ("src/main.c", 1.0), ("docs/content/manual.yml", 0.25), (".github/workflows/ci.yml", 0.15)]
+    assert _priors(docs_data, query, replace(RankingOptions(), docs_data=False, ci_prior=1.0)) == [
         ("src/main.c", 1.0), ("docs/content/manual.yml", 0.5), (".github/workflows/ci.yml", 0.5)]
     # a question about the docs waives the prose prior, the data prior stays
     assert dict(_priors(docs_data, "where do the docs explain --arg?", RankingOptions()))["docs/content/manual.yml"] == 0.5

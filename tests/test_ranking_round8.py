@@ -14,7 +14,7 @@ from conftest import build_index
 from conftest import ranked_files as _files
 from paqad.search import RankingOptions, ablations
 from paqad.search.analysis import analyze
-from paqad.search.options import ROUND_8_OFF
+from paqad.search.ablations import ROUND_8_OFF
 from paqad.search.signals import RankingContext, deprecated_types, enum_files, inline_tests, passage_choice
 from paqad.search.signals.deprecated_types import is_deprecated_type_file
 from paqad.search.signals.definitions import definition_shares

@@ -15,7 +15,7 @@ from conftest import build_index
 from conftest import ranked_files as _files
 from paqad.search import RankingOptions, ablations
 from paqad.search.analysis import analyze, without_checklists
-from paqad.search.options import ROUND_9_OFF
+from paqad.search.ablations import ROUND_9_OFF
 from paqad.search.signals import in_force
 from paqad.search.signals.report_paths import module_tails, path_tails
 

@@ -12,7 +12,7 @@ from conftest import build_index
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
-from paqad.search.options import ablations
+from paqad.search.ablations import ablations
 from paqad.search.signals.record_data import is_record_data, record_lines
 
 DECODE = """-- Decode JSON text into Lua values.

@@ -27,7 +27,7 @@ from conftest import build_index
 from conftest import ranked_files as _files
 from paqad.search import RankingOptions
 from paqad.search.analysis import analyze
-from paqad.search.options import ROUND_10_SYMBOLS_OFF
+from paqad.search.ablations import ROUND_10_SYMBOLS_OFF
 from paqad.search.signals import RankingContext
 from paqad.search.signals.reexports import reexport_shares
 from paqad.search.symbols import DefinitionMatch

@@ -15,7 +15,7 @@ from conftest import build_index
 from paqad.config import load_settings
 from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
-from paqad.search.options import ablations
+from paqad.search.ablations import ablations
 from paqad.search.signals.trade_evidence import coverage, held_terms, may_trade
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "passages"

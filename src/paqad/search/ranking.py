@@ -8,7 +8,7 @@
   the ranking signals in force (:mod:`paqad.search.signals`, one module each), then result
   assembly (:mod:`~paqad.search.assembly`).
 
-:class:`RankingOptions` and :func:`ablations` (the configurations ``bench/ranking/run.py``
+:class:`RankingOptions` and :func:`~paqad.search.ablations.ablations` (the configurations ``bench/ranking/run.py``
 compares) live in :mod:`paqad.search.options` and are re-exported here.
 """
 
@@ -30,7 +30,8 @@ from paqad.search.dense import finish_dense, start_query_vector
 from paqad.search.fusion import weighted_fusion
 from paqad.search.lexical import lexical_hits, lone_identifier_hits
 from paqad.search.text_definitions import text_definition_pool, with_text_bare_word
-from paqad.search.options import RankingOptions, ablations, option_names
+from paqad.search.ablations import ablations
+from paqad.search.options import RankingOptions, option_names
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline

@@ -6,9 +6,12 @@ a data file under a docs folder is prose too (``docs_data``: a docs site's pages
 so is a code file in the root's docs folder (``docs_code``: signals.docs_code); C/C++ tests and
 benchmarks named ``x_unittest.cc``/``x_benchmark.cc`` or holding googletest macros are tests/examples
 (``c_test_files``: signals.c_tests);
-a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration; barrels when
+CI and repository-automation files are the ``ci`` kind (``ci_prior``: signals.ci_files; issue 24, round 10);
+a kind is waived (factor 1.0) when the query asks for it (tests, docs, configuration, CI; barrels when
 it asks about a module or package: ``module_barrels``), when it
-holds most of the project's code, and for every file the query names.
+holds most of the project's code, and for every file the query names; but a test file "named" only
+because its stem spells one of the query's identifiers (``retry`` -> ``test/retry.ts``) keeps its
+tests prior in a prose query (``stem_named_tests``, round 10).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paqad.search.analysis import SYMBOL
 from paqad.search.priors import is_docs_data, path_kinds
 from paqad.search.signals.c_tests import c_test_kinds
+from paqad.search.signals.ci_files import asks_ci, is_bench_folder, is_ci_file
 from paqad.search.signals.crate_roots import is_crate_root_barrel
 from paqad.search.signals.docs_code import is_docs_code
 
@@ -44,6 +49,8 @@ def kind_factors(context: RankingContext) -> dict[str, float]:
         "prose": 1.0 if info.mentions_docs else options.prose_prior,
         "data": 1.0 if info.mentions_config else options.data_prior,
         "templates": options.templates_prior,
+        # issue 24, round 10: CI and repository-automation files (signals.ci_files), waived only by CI words
+        "ci": 1.0 if asks_ci(info.text) else options.ci_prior,
     }
     for kind in context.exempt:
         factors[kind] = 1.0
@@ -54,10 +61,21 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
     """Chunk id -> the factors of the kinds its file falls under (chunks with none left out)."""
     factors = kind_factors(context)
     out: dict[int, tuple[float, ...]] = {}
+    named_names = {path.rsplit("/", 1)[-1] for path in context.info.paths}
     for cid, row in context.rows.items():
-        if row.path in context.named_paths:
-            continue  # the query named this file: no prior overrides that
         kinds = path_kinds(row.path, row.language, row.text)
+        if row.path in context.named_paths:
+            if context.options.bench_folders and is_bench_folder(row.path):
+                kinds = kinds | {"examples"}
+            kept = tuple(factors[kind] for kind in ("tests", "examples") if kind in kinds and factors[kind] != 1.0)
+            if not (context.options.stem_named_tests and kept and context.info.kind != SYMBOL
+                    and row.path.rsplit("/", 1)[-1] not in named_names):
+                continue  # the query named this file: no prior overrides that
+            # issue 24, round 10: a test or benchmark file the query names only by an identifier its stem
+            # spells (`retry` -> test/retry.ts, `HTTPError` -> test/http-error.ts, `BytesMut` ->
+            # benches/bytes_mut.rs) is the code's test, not the code: it keeps those priors (stem_named_tests)
+            out[cid] = kept
+            continue
         if context.options.docs_data and "prose" not in kinds and is_docs_data(row.path, row.language):
             kinds = kinds | {"prose"}  # a docs site's page kept as YAML/JSON: prose and data
         if context.options.docs_code and "prose" not in kinds and is_docs_code(row.path, row.language, context.main_languages):
@@ -66,6 +84,10 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
             kinds = kinds | {"barrel"}  # a Rust lib.rs that only declares and re-exports (round 7)
         if context.options.c_test_files:
             kinds = kinds | c_test_kinds(row.path, row.language, row.text)  # snappy_unittest.cc, TEST(...) (round 8)
+        if context.options.bench_folders and is_bench_folder(row.path):
+            kinds = kinds | {"examples"}  # Cargo's benches/ beside bench/, benchmarks/ (round 10)
+        if context.options.ci_prior != 1.0 and is_ci_file(row.path):
+            kinds = kinds | {"ci"}  # .github/workflows/build.yml, .appveyor.yml (round 10)
         if kinds:
             out[cid] = tuple(factors[kind] for kind in kinds)
     return out
