@@ -54,18 +54,30 @@ FEATURES = (
     "missing_terms", "undefined_names", "missing_x_rank", "undefined_x_rank",
     # the passage's lead over the next chunk of its own file (round 8): right file, but which passage?
     "file_lead_x_rank",
+    # round 10 (issue 19, confidence precision): whether the two rankers agree on the first chunk
+    # (this result is both pools' first; the pools' first chunks are one chunk / of one file), whether
+    # the second result is another chunk of the first's file (right file, which passage?), a thin
+    # first passage (a doc comment, a tail piece), and, for questions that are not symbol lookups
+    # (where the wrong confident passages are), the lead, the term coverage and the cosine at the top
+    "agree_x_rank", "tops_chunk_x_rank", "tops_file_x_rank", "pair_file_x_rank", "thin_x_rank",
+    "question_lead_x_rank", "question_coverage_x_rank", "question_cosine_x_rank",
+    # a later result when the first already defines the asked identifier: the symbol question is
+    # answered above it (round 10: the wrong confident passages of symbol lookups are ranks 2-5)
+    "answered_above",
 )
 # The passage-level features above; a fit without them (``--features base`` in bench/calibration.py)
 # is the file-level model of calibration version 2.
 PASSAGE_FEATURES = frozenset({"inv_chunk_in_file", "file_share", "thin", "term_coverage", "coverage_gap",
-                              "symbol_words", "first_in_file_x_rank", "coverage_x_rank", "file_lead_x_rank"})
+                              "symbol_words", "first_in_file_x_rank", "coverage_x_rank", "file_lead_x_rank",
+                              "thin_x_rank", "question_coverage_x_rank"})
 DENSE_FEATURES = frozenset({"cosine", "cosine_gap", "inv_dense_rank", "both", "cosine_x_symbol", "cosine_margin",
                             "background_z", "top_cosine", "margin_x_rank", "margin_x_cosine", "z_x_rank",
-                            "cosine_x_rank"})
+                            "cosine_x_rank", "agree_x_rank", "tops_chunk_x_rank", "tops_file_x_rank",
+                            "question_cosine_x_rank"})
 # Values on one model's cosine scale (left out of the model-agnostic fit); background_z is a
 # z-score, comparable across models, so the agnostic fit keeps it.
 COSINE_FEATURES = frozenset({"cosine", "cosine_gap", "cosine_x_symbol", "cosine_margin", "top_cosine", "margin_x_rank",
-                             "margin_x_cosine", "cosine_x_rank"})
+                             "margin_x_cosine", "cosine_x_rank", "question_cosine_x_rank"})
 CALIBRATION_VERSION = 2  # 2: negatives in the fit, query-level features, chunk-level labels
 # The QueryEvidence fields unknown (None) below BACKGROUND_MIN_CHUNKS, in order: what a fit's
 # ``unknown_query`` stands in for. The others are measured at every size.
@@ -206,6 +218,13 @@ class Evidence:
     ``file_next``: the final score of the next candidate of the result's own file (another text)
     divided by the result's (0.0 when its file has none): the passage's lead over its file's next
     chunk is ``1 - file_next`` (feature ``file_lead_x_rank``, times 1/rank; round 8).
+
+    Round 10, the same for every result of one query: ``tops_same_chunk`` whether the dense and the
+    lexical pool's first chunks are one chunk, ``tops_same_file`` whether they are of one file
+    (False when either pool is empty); ``second_same_file`` whether the second result (the next
+    distinct text, as delivered) is of the first result's file; ``first_defines`` the first
+    result's ``defines`` (feature ``answered_above``: that value for every later result, 0.0 for
+    the first).
     """
 
     cosine: float
@@ -233,6 +252,10 @@ class Evidence:
     symbol_words: float = 0.0
     runner_up: float = 0.0
     file_next: float = 0.0
+    tops_same_chunk: bool = False
+    tops_same_file: bool = False
+    second_same_file: bool = False
+    first_defines: float = 0.0
 
     def vector(self) -> dict[str, float]:
         """The calibration's inputs by name: every name of :data:`FEATURES` (floats; None for
@@ -240,6 +263,7 @@ class Evidence:
         inv = lambda rank: 0.0 if rank is None else 1.0 / rank  # noqa: E731
         q, top = self.query, 1.0 / self.fused_rank
         times = lambda a, b: None if a is None else a * b  # noqa: E731 - unknown stays unknown
+        question = float(not self.symbol_query)  # a question in words, not a symbol lookup
         return {
             "cosine": self.cosine,
             "cosine_gap": self.cosine - self.top_cosine,
@@ -286,6 +310,15 @@ class Evidence:
             "missing_x_rank": q.missing_terms * top,
             "undefined_x_rank": q.undefined_names * top,
             "file_lead_x_rank": (1.0 - self.file_next) * top,
+            "agree_x_rank": float(self.dense_rank == 1 and self.lexical_rank == 1) * top,
+            "tops_chunk_x_rank": float(self.tops_same_chunk) * top,
+            "tops_file_x_rank": float(self.tops_same_file) * top,
+            "pair_file_x_rank": float(self.second_same_file) * top,
+            "thin_x_rank": float(self.thin) * top,
+            "question_lead_x_rank": (1.0 - self.runner_up) * top * question,
+            "question_coverage_x_rank": self.term_coverage * top * question,
+            "question_cosine_x_rank": self.cosine * top * question,
+            "answered_above": self.first_defines * float(self.fused_rank > 1),
         }
 
 
