@@ -177,6 +177,26 @@ def keyword_variants() -> dict[str, tuple[str, ...]]:
             "shipped + undefined + new - answered": old + undefined + tuple(f for f in new if f != "answered_above")}
 
 
+def keyword_test(names: list[str]) -> None:
+    """Keyword-only candidates fitted on every dev row (partial 0.7, symbol cases 0, small index at
+    the 75th percentile), measured once on the test half, beside the shipped keyword-only fit."""
+    dev, test = merged("keyword", "dev"), merged("keyword", "test")
+    unknown = C.unknown_query(*dev, 75)
+    records = C.collect_builtin(True, keyword=True)
+    fits = {"shipped": C.main_fit("keyword-only", "HEAD")}
+    every = keyword_variants()
+    for n in names:
+        fits[n] = C.fit(dev[1], kind_labels(*dev, 0.7, 0.0), every[n], "keyword-only", "", unknown)
+    for n, cal in fits.items():
+        b = C.builtin_figures(records, cal)
+        for split, data in (("dev", dev), ("test", test)):
+            s = C.summarise(*data, cal)
+            print(f"| {n} | {split} | {s['ece']:.3f} | {s['precision']:.3f} ({s['passages']}) | "
+                  f"{s['answerable_confident']:.3f} / {s['answerable_nothing']:.3f} | {s['targeted']:.3f} | "
+                  f"{s['off_nothing']:.3f} / {s['off_confident']:.3f} | {s['cross_confident']:.3f} | "
+                  f"{b['hits']}/{b['targeted']} |", flush=True)
+
+
 if __name__ == "__main__":
     what, rest = sys.argv[1], sys.argv[2:]
     if what == "lpo":
@@ -187,5 +207,7 @@ if __name__ == "__main__":
         passages()
     elif what == "kind":
         lpo_kind(rest[0].split(","), float(rest[1]), float(rest[2]), rest[3] if len(rest) > 3 else "minilm")
+    elif what == "keyword-test":
+        keyword_test(rest[0].split(","))
     elif what == "builtin":
         builtin(rest[0].split(","), float(rest[1]), float(rest[2]), rest[3] if len(rest) > 3 else "minilm")
