@@ -50,7 +50,7 @@ def _ranked(root: Path, query: str, top_n: int = 5):
 def test_a_symbol_lookup_s_second_passage_is_no_longer_confident(requests_project):
     """``RequestsCookieJar``: round 8's fit delivered the class and ``RequestsCookieJar.copy``
     (another method of its file, not the definition asked for) both confident, the second at 75 %;
-    now the definition alone is confident and the method below the floor."""
+    now the definition alone is confident and the method under the relief floor (9 % when written)."""
     paths = ProjectPaths(requests_project)
     settings = load_settings(paths, environ={})
     embedder, _ = load_embedder(paths, settings)
@@ -59,7 +59,7 @@ def test_a_symbol_lookup_s_second_passage_is_no_longer_confident(requests_projec
     assert [(r.path, r.symbol) for r in delivery.outcome.results] == [("src/requests/cookies.py", "RequestsCookieJar")]
     ranked = search(paths, settings, "RequestsCookieJar", embedder=embedder, top_n=2).results
     assert [r.symbol for r in ranked] == ["RequestsCookieJar", "RequestsCookieJar.copy"]
-    assert ranked[0].confidence >= 0.9 and 0.35 <= ranked[1].confidence < 0.75
+    assert ranked[0].confidence >= 0.9 and ranked[1].confidence < 0.35
 
 
 def test_the_round_10_evidence_of_a_symbol_lookup(requests_project):
