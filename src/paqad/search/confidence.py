@@ -22,7 +22,7 @@ The shipped MiniLM fit (``Xenova--all-MiniLM-L6-v2.json``; round 10, issue 19) i
 list plus round 10's (the last group of :data:`FEATURES`), fitted with the targets "right chunk 1,
 another chunk of an expected file 0.7, but 0 for a symbol lookup's definition file" by::
 
-    bench/calibration.py --reuse-projects --features before+round10 --partial 0.7 --symbol-partial 0 \
+    bench/calibration.py --reuse-projects --features before+round10 --partial 0.7 --symbol-partial 0
         --unknown-quantile 75 --only Xenova/all-MiniLM-L6-v2 --before 0fc748d --write --force
 
 (its ``fitted_on`` says the same; figures in bench/README.md "Round 10: confidence precision").
