@@ -230,7 +230,8 @@ def test_a_keyword_only_index_still_answers_its_own_symbol(loguru_project):
                                        "query-level feature) rates these 84-85 % confident in loguru (setProxy -> "
                                        "load_ctime_functions, redisCommand -> Logger.add); the refits and the guard "
                                        "that fix it lose a built-in eval hit (bench/README 'Round 8: confidence "
-                                       "precision'), so none is shipped")
+                                       "precision'; round 10: test cross-project 0.483 -> 0.005 for one lost hit, "
+                                       "'Round 10: confidence precision'), so none is shipped")
 @pytest.mark.parametrize("prompt", [
     "setProxy",  # axios
     "redisCommand",  # hiredis
