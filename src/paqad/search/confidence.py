@@ -272,7 +272,6 @@ class Evidence:
         inv = lambda rank: 0.0 if rank is None else 1.0 / rank  # noqa: E731
         q, top = self.query, 1.0 / self.fused_rank
         times = lambda a, b: None if a is None else a * b  # noqa: E731 - unknown stays unknown
-        question = float(not self.symbol_query)  # a question in words, not a symbol lookup
         return {
             "cosine": self.cosine,
             "cosine_gap": self.cosine - self.top_cosine,
@@ -319,6 +318,13 @@ class Evidence:
             "missing_x_rank": q.missing_terms * top,
             "undefined_x_rank": q.undefined_names * top,
             "file_lead_x_rank": (1.0 - self.file_next) * top,
+            **self._round_10(top),
+        }
+
+    def _round_10(self, top: float) -> dict[str, float]:
+        """Round 10's features (the last group of :data:`FEATURES`); ``top`` is 1/rank."""
+        question = float(not self.symbol_query)  # a question in words, not a symbol lookup
+        return {
             "agree_x_rank": float(self.dense_rank == 1 and self.lexical_rank == 1) * top,
             "tops_chunk_x_rank": float(self.tops_same_chunk) * top,
             "tops_file_x_rank": float(self.tops_same_file) * top,
