@@ -60,9 +60,8 @@ _SHOWN_MATCH = re.compile(r"· (?:match )?(\d+)%")
 
 
 @pytest.mark.parametrize("prompt,form,count", [
-    # round 10's refit: merge_cookies (right) at 74 %, just under the floor (round 8: 80 %); the
-    # class alone for RequestsCookieJar (round 8 also delivered RequestsCookieJar.copy at 75 %)
-    ("how are cookies merged into a request", "low-confidence", 1), ("HTTPAdapter.send", "confident", 1),
+    # round 10's refit: the class alone for RequestsCookieJar (round 8 also delivered RequestsCookieJar.copy at 75 %)
+    ("how are cookies merged into a request", "confident", 1), ("HTTPAdapter.send", "confident", 1),
     ("proxy authentication header", "low-confidence", 1), ("RequestsCookieJar", "confident", 1),
     ("where is the request body encoded as multipart form data", "low-confidence", 1)])
 def test_the_delivered_passages_are_the_ranking_s_first_results_listed_best_first(requests_project, prompt, form, count):

@@ -3,10 +3,9 @@ real local model.
 
 The round-8 MiniLM fit was trained with an expected file's other chunks at target 0.7, also for
 symbol lookups, whose definition is the one answer: the method next to the class was rated like
-70 % of one, and delivered confident. Round 10 refits with those chunks at 0 for symbol cases and
-adds the evidence that the question was answered above (``answered_above``), that the rankers
-agree on the first chunk, that the second result is of the first's file, a thin first passage
-(bench/README.md "Round 10: confidence precision").
+70 % of one, and delivered confident. Round 10 refits with those chunks at 0 for symbol cases
+(bench/README.md "Round 10: confidence precision"); round 10's evidence (``answered_above``, the
+rankers' agreement, the second result's file) is computed for every result and measured.
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ def _ranked(root: Path, query: str, top_n: int = 5):
 def test_a_symbol_lookup_s_second_passage_is_no_longer_confident(requests_project):
     """``RequestsCookieJar``: round 8's fit delivered the class and ``RequestsCookieJar.copy``
     (another method of its file, not the definition asked for) both confident, the second at 75 %;
-    now the definition alone is confident and the method under the relief floor (9 % when written)."""
+    now the definition alone is confident and the method under the relief floor."""
     paths = ProjectPaths(requests_project)
     settings = load_settings(paths, environ={})
     embedder, _ = load_embedder(paths, settings)
@@ -75,12 +74,13 @@ def test_the_round_10_evidence_of_a_symbol_lookup(requests_project):
     assert all(ev.first_defines == 1.0 and ev.second_same_file for ev in evidence)  # the same for every result
 
 
-def test_the_shipped_fit_reads_the_round_10_features():
-    from paqad.search.confidence import calibration_for
+def test_the_shipped_fit_is_chunk_honest_for_symbol_lookups():
+    """Round 10's fit keeps round 8's feature list (round 10's features are measured, not listed: with
+    them a 3-line function in a 2-chunk project fell from 63 % to 22 %) and its targets put a symbol
+    case's other chunks at 0."""
+    from paqad.search.confidence import FEATURES, calibration_for
 
     fit = calibration_for("Xenova/all-MiniLM-L6-v2")
-    assert {"answered_above", "agree_x_rank", "pair_file_x_rank", "thin_x_rank"} <= set(fit.features)
-    assert fit.uses_passage  # thin_x_rank: assembly computes the passage evidence on the prompt path
     assert "symbol cases 0" in fit.fitted_on
-    weights = dict(zip(fit.features, fit.weights))
-    assert weights["answered_above"] < 0  # a later result of an answered symbol lookup is rated down
+    assert not {"answered_above", "agree_x_rank", "pair_file_x_rank", "thin_x_rank"} & set(fit.features)
+    assert set(fit.features) < set(FEATURES) and not fit.uses_passage
