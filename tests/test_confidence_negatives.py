@@ -124,9 +124,9 @@ def test_the_redirect_question_no_longer_rates_handle_redirect_confident(request
     """Issue 19: without negatives ``HTTPDigestAuth.handle_redirect`` (an auth hook, not where
     redirects are handled) was rated 89 % and delivered confident; round 6's refit rated it 66 %,
     round 8's 79 % (a wrong confident passage again, a strict xfail); round 10's (symbol cases'
-    other chunks at target 0, bench/README.md "Round 10: confidence precision") under the floor."""
+    other chunks at target 0, bench/README.md "Round 10: confidence precision") 28 %."""
     rated = _rated(requests_project, "where are redirects handled?")
-    assert 0.35 < rated["HTTPDigestAuth.handle_redirect"] < 0.75
+    assert rated["HTTPDigestAuth.handle_redirect"] < 0.35  # round 10: 28 %, not even the relief band
     assert _deliver(requests_project, "where are redirects handled?").outcome.form != "confident"
 
 
