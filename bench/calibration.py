@@ -44,7 +44,7 @@ fails no goal on test (``--write`` obeys it unless ``--force``; keyword-only is 
     .venv/bin/python bench/calibration.py --reuse-projects      # collect only projects not collected before
     .venv/bin/python bench/calibration.py --reuse --cap 1       # report as if one confident passage were delivered
     .venv/bin/python bench/calibration.py --reuse --lpo         # also leave-project-out dev figures (round 7)
-    .venv/bin/python bench/calibration.py --reuse --features before+round10 --partial 0.7 --symbol-partial 0
+    .venv/bin/python bench/calibration.py --reuse --features before --partial 0.7 --symbol-partial 0
         --unknown-quantile 75 --only Xenova/all-MiniLM-L6-v2    # round 10's shipped MiniLM fit (add --write --force)
 """
 
