@@ -44,6 +44,8 @@ fails no goal on test (``--write`` obeys it unless ``--force``; keyword-only is 
     .venv/bin/python bench/calibration.py --reuse-projects      # collect only projects not collected before
     .venv/bin/python bench/calibration.py --reuse --cap 1       # report as if one confident passage were delivered
     .venv/bin/python bench/calibration.py --reuse --lpo         # also leave-project-out dev figures (round 7)
+    .venv/bin/python bench/calibration.py --reuse --features before --partial 0.7 --symbol-partial 0
+        --unknown-quantile 75 --only Xenova/all-MiniLM-L6-v2    # round 10's shipped MiniLM fit (add --write --force)
 """
 
 from __future__ import annotations
@@ -84,6 +86,10 @@ L2 = 1.0
 PARTIAL_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 PARTIAL_SLACK = 0.02
 ANSWERABLE, OFF_PROJECT, CROSS_PROJECT = "answerable", "off-project", "cross-project"
+# --features before+round10: the features round 10 adds to the shipped list (bench/README.md
+# "Round 10: confidence precision"; those of a variant's own feature set only)
+ROUND_10_FEATURES = ("agree_x_rank", "tops_chunk_x_rank", "tops_file_x_rank", "pair_file_x_rank", "thin_x_rank",
+                     "question_lead_x_rank", "question_coverage_x_rank", "question_cosine_x_rank", "answered_above")
 
 
 @dataclass(frozen=True)
@@ -337,14 +343,15 @@ def verdict(figures: dict[tuple[str, str], dict], builtin: dict[str, dict] | Non
 
 
 def choose_partial(prompts: list[Prompt], rows: list[Row], features: tuple[str, ...], name: str,
-                   unknown: tuple[float, ...] | None, records: list[tuple] | None) -> float:
+                   unknown: tuple[float, ...] | None, records: list[tuple] | None,
+                   symbol_partial: float | None = None) -> float:
     """``--partial auto``, on dev and the built-in eval set only: the smallest target of
     :data:`PARTIAL_GRID` (the most chunk-honest fit) whose share of answerable dev prompts delivered
     confident is at least the file-level target's minus :data:`PARTIAL_SLACK`, and whose built-in
     replay (when ``records``) passes the gate's minimums; 1.0 when none does. Prints the grid."""
     floor, chosen = None, 1.0
     for partial in sorted(PARTIAL_GRID, reverse=True):  # 1.0 first: the share to keep
-        calibration = fit(rows, labels(prompts, rows, "partial", partial), features, name, "", unknown)
+        calibration = fit(rows, labels(prompts, rows, "partial", partial, symbol_partial), features, name, "", unknown)
         s = summarise(prompts, rows, calibration)
         b = builtin_figures(records, calibration) if records is not None else {"passes": True, "hits": 0}
         floor = s["answerable_confident"] - PARTIAL_SLACK if floor is None else floor
@@ -361,22 +368,34 @@ def builtin_line(name: str, when: str, b: dict) -> str:
             f"{b['skip_success']:.3f} | {b['forms']} | {'passes' if b['passes'] else 'FAILS'} |")
 
 
-def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk", partial: float = 0.0) -> np.ndarray:
+def labels(prompts: list[Prompt], rows: list[Row], level: str = "chunk", partial: float = 0.0,
+           symbol_partial: float | None = None) -> np.ndarray:
     """1.0 for rows right for an answerable prompt, else 0.0: at ``level`` "chunk" by
     ``metrics.chunk_is_right`` (the benchmark's one rule); at "file" when the row's file is one of
     the case's expected files (the label the fits had before chunk labels; see ``--fit-labels``);
     at "partial" 1.0 for a right chunk and ``partial`` for another chunk of an expected file (an
-    intermediate target: the agent that gets the right file's wrong passage opens the file)."""
+    intermediate target: the agent that gets the right file's wrong passage opens the file).
+    ``symbol_partial`` (round 10, ``--symbol-partial``): the target of another chunk of a symbol
+    case's definition file instead (its definition is the one answer: the method next to it is not
+    70 % of one); None: ``partial`` for every kind."""
     cases = {p.key: p.case for p in prompts}
     if level == "partial":
         chunk, file_ = labels(prompts, rows, "chunk"), labels(prompts, rows, "file")
-        return np.maximum(chunk, partial * file_)
+        if symbol_partial is None:
+            return np.maximum(chunk, partial * file_)
+        weight = np.array([symbol_partial if is_definition_case(cases[r.key]) else partial for r in rows])
+        return np.maximum(chunk, weight * file_)
     if level == "file":
         return np.array([1.0 if cases[r.key] is not None and any(e["path"] == r.path for e in cases[r.key]["expected"])
                          else 0.0 for r in rows])
     return np.array([1.0 if cases[r.key] is not None and metrics.chunk_is_right(cases[r.key], r.path, r.start_line,
                                                                                   r.end_line)
                      else 0.0 for r in rows])
+
+
+def is_definition_case(case: dict | None) -> bool:
+    """Whether ``case`` is a symbol case labelled by its definition (``metrics.chunk_is_right``'s first rule)."""
+    return case is not None and case.get("kind") == "symbol" and bool(case.get("definition"))
 
 
 def unknown_query(prompts: list[Prompt], rows: list[Row], quantile: float | None = None) -> tuple[float, ...]:
@@ -593,14 +612,18 @@ def main() -> int:
                              "(default): the smallest of PARTIAL_GRID whose dev answerable-confident share is within "
                              f"{PARTIAL_SLACK} of the file-level target's and whose built-in eval replay passes the "
                              "gate minimums (dev and the built-in set only)")
+    parser.add_argument("--symbol-partial", type=float, default=None,
+                        help="with --fit-labels partial: the target of another chunk of a symbol case's definition "
+                             "file (round 10: 0, the definition is the one answer); default: --partial for every kind")
     parser.add_argument("--cap", type=int, default=None,
                         help="report as if the confident form delivered at most this many passages (a delivery "
                              "variant measured, not the product's rule; default MAX_PASSAGES)")
     parser.add_argument("--no-passage-features", action="store_true",
                         help="leave the passage-level features out (main's file-level feature set)")
-    parser.add_argument("--features", choices=("all", "before"), default="all",
-                        help="the candidate's features: all of its variant (default) or the before fit's own list "
-                             "(round 8: the shipped file-level set, which transfers best leave-project-out)")
+    parser.add_argument("--features", choices=("all", "before", "before+round10"), default="all",
+                        help="the candidate's features: all of its variant (default), the before fit's own list "
+                             "(round 8: the shipped file-level set, which transfers best leave-project-out), or that "
+                             "list plus round 10's features of the variant (ROUND_10_FEATURES)")
     parser.add_argument("--unknown-quantile", type=float, default=None,
                         help="assume this percentile (0-100) of the answerable dev first results' query evidence for "
                              "small indexes instead of its mean (round 8: 75; see unknown_query)")
@@ -628,25 +651,28 @@ def main() -> int:
         dev_prompts, dev_rows = data["dev"]
         unknown = None if args.no_unknown_query else unknown_query(dev_prompts, dev_rows, args.unknown_quantile)
         old = main_fit(name, args.before)
-        if args.features == "before" and old is not None:
-            features = tuple(old.features)
+        if args.features.startswith("before") and old is not None:
+            extra = tuple(f for f in ROUND_10_FEATURES if f in features and f not in old.features) \
+                if args.features == "before+round10" else ()
+            features = tuple(old.features) + extra
         records = collect_builtin(args.reuse or name == KEYWORD_ONLY, keyword=not dense) \
             if root is None and not args.no_builtin else None
         partial = 1.0
         if args.fit_labels == "partial":
-            partial = (choose_partial(dev_prompts, dev_rows, features, name, unknown, records)
+            partial = (choose_partial(dev_prompts, dev_rows, features, name, unknown, records, args.symbol_partial)
                        if args.partial == "auto" else float(args.partial))
         target = f"partial {partial:g}" if args.fit_labels == "partial" else args.fit_labels
+        if args.fit_labels == "partial" and args.symbol_partial is not None:
+            target += f" (symbol cases {args.symbol_partial:g})"
         fitted_on = (f"bench/ranking dev half + negatives: {len(dev_prompts)} prompts "
                      f"({sum(p.group == ANSWERABLE for p in dev_prompts)} answerable), {len(dev_rows)} results, "
                      f"top {TOP_N}, {target}-level labels")
-        calibration = fit(dev_rows, labels(dev_prompts, dev_rows, args.fit_labels, partial), features, name,
-                          fitted_on, unknown)
+        y_fit = labels(dev_prompts, dev_rows, args.fit_labels, partial, args.symbol_partial)
+        calibration = fit(dev_rows, y_fit, features, name, fitted_on, unknown)
         if args.lpo:
             for when, feats, y in (("before (its features, file targets)", old.features if old else features,
                                     labels(dev_prompts, dev_rows, "file")),
-                                   (f"after ({target})", features,
-                                    labels(dev_prompts, dev_rows, args.fit_labels, partial))):
+                                   (f"after ({target})", features, y_fit)):
                 s = summarise_probs(dev_prompts, dev_rows, leave_project_out(dev_prompts, dev_rows, y, feats, name),
                                     args.cap)
                 lines.append(row_line(name, "dev, leave-project-out", when, s))

@@ -118,6 +118,25 @@ def _runner_up(order: list[int], final: dict[int, float], context: RankingContex
     return final[second] / top_final if second is not None else 0.0
 
 
+def _pair_evidence(order: list[int], pools: Pools, context: RankingContext, defines: dict[int, float]) -> dict:
+    """The round-10 query-level Evidence fields: whether the dense and lexical pools' first chunks
+    are one chunk (``tops_same_chunk``) or of one file (``tops_same_file``), and whether the second
+    distinct text of ``order`` is of the first's file (``second_same_file``), and the first's
+    definition share (``first_defines``, of ``defines``: chunk id -> share)."""
+    rows = context.rows
+    out = {"tops_same_chunk": False, "tops_same_file": False, "second_same_file": False, "first_defines": 0.0}
+    if pools.dense and pools.lexical:
+        d, l = pools.dense[0], pools.lexical[0]
+        out["tops_same_chunk"] = d == l
+        out["tops_same_file"] = d == l or (d in rows and l in rows and rows[d].path == rows[l].path)
+    if order:
+        first = rows[order[0]]
+        second = next((cid for cid in order[1:] if rows[cid].text != first.text), None)
+        out["second_same_file"] = second is not None and rows[second].path == first.path
+        out["first_defines"] = defines.get(order[0], 0.0)
+    return out
+
+
 def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, top_n: int,
              calibration: Calibration | None) -> tuple[list[SearchResult], list[Evidence]]:
     """The best ``top_n`` results of ``final`` (chunk id -> score; ties by id), one per distinct
@@ -133,6 +152,7 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
     top_bm25 = max(pools.bm25.values(), default=0.0)
     top_final = final[order[0]] if order else 1.0
     runner_up = _runner_up(order, final, context, top_final)
+    pair = _pair_evidence(order, pools, context, defines)
     results: list[SearchResult] = []
     evidence: list[Evidence] = []
     seen_texts: set[str] = set()
@@ -157,7 +177,7 @@ def assemble(final: dict[int, float], pools: Pools, context: RankingContext, *, 
             path_words=words.get(cid, 0.0), prior=prior.get(cid, 1.0), symbol_query=info.kind == SYMBOL,
             long_prompt=info.long, prose=row.language in PROSE_LANGUAGES,
             lines=row.end_line - row.start_line + 1, query=pools.query_evidence, runner_up=runner_up,
-            **passages.of(cid),
+            **pair, **passages.of(cid),
         )
         evidence.append(ev)
         results.append(SearchResult(
