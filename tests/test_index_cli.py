@@ -517,7 +517,7 @@ def test_init_and_status_name_skipped_hand_written_source(project, monkeypatch):
     code, _, err = run("rag", "init", project=project)
     assert code == 0
     want = (f"paqad-ai: warning: 1 source file(s) larger than rag_max_file_size=153600 were skipped: src/demo/routing.py "
-            f"({size / 1024:.0f} KB); set rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index them; "
+            f"({size / 1024:.0f} KB); run `paqad-ai config set rag_max_file_size {-(-size // 10240) * 10240}` to index them; "
             "1 other file(s) over the cap look generated or are not source, so are not named here "
             "(`paqad-ai rag status --explain . --json` lists them)")  # round 8: the generated one is counted
     assert want in err.splitlines()

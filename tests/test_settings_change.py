@@ -62,8 +62,8 @@ def test_lowering_max_file_size_drops_the_file_at_the_next_sync(project: Path, m
     # Before any sync the index still holds it: --explain says both, and what will happen.
     text, data = explain(project, "src/ledger/reconcile.py")
     size = (project / "src/ledger/reconcile.py").stat().st_size
-    advice = (f"  {size / 1024:,.0f} KB, over rag_max_file_size=2000: set rag_max_file_size={-(-size // 10240) * 10240} "
-              "in .paqad/.config to index it\n")  # round 8: what the check found and what to do
+    advice = (f"  {size / 1024:,.0f} KB, over rag_max_file_size=2000: run "
+              f"`paqad-ai config set rag_max_file_size {-(-size // 10240) * 10240}` to index it\n")  # round 8: what the check found and what to do
     assert text == ("src/ledger/reconcile.py: not indexed (check:too-large), but the index still holds it "
                     "from before; the next sync (refresh-context, probe) removes it\n" + advice)
     assert (data["eligible"], data["reason"], data["in_index"]) == (False, "check:too-large", True)

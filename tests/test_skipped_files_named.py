@@ -61,8 +61,8 @@ def test_init_rebuild_and_status_name_every_file_over_the_cap_and_every_one_not_
     monkeypatch.setenv("PAQAD_RAG_MAX_FILE_SIZE", "2000")
     size = (project / "src/ledger/routes_0.py").stat().st_size
     named = ", ".join(f"src/ledger/routes_{n}.py ({size / 1024:,.0f} KB)" for n in range(6))
-    large = (f"6 source file(s) larger than rag_max_file_size=2000 were skipped: {named}; set "
-             f"rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index them; 1 other file(s) over "
+    large = (f"6 source file(s) larger than rag_max_file_size=2000 were skipped: {named}; run "
+             f"`paqad-ai config set rag_max_file_size {-(-size // 10240) * 10240}` to index them; 1 other file(s) over "
              "the cap look generated or are not source, so are not named here "
              "(`paqad-ai rag status --explain . --json` lists them)")
     not_utf8 = ("1 file(s) not valid UTF-8 were skipped: src/ledger/legacy.py; paqad-ai indexes UTF-8 text only: "

@@ -507,8 +507,8 @@ def check_detail(path: Path, reason: str, max_file_size: int) -> str:
     try:
         if reason == "check:too-large":
             size = path.stat().st_size
-            return (f"{size / 1024:,.0f} KB, over rag_max_file_size={max_file_size}: set "
-                    f"rag_max_file_size={-(-size // 10240) * 10240} in .paqad/.config to index it")  # sync.size_to_include
+            return (f"{size / 1024:,.0f} KB, over rag_max_file_size={max_file_size}: run "
+                    f"`paqad-ai config set rag_max_file_size {-(-size // 10240) * 10240}` to index it")  # sync.size_to_include
         if reason not in ("check:not-utf8", "check:binary"):
             return ""
         data = path.read_bytes()

@@ -158,7 +158,7 @@ def large_sources_note(large: list[tuple[str, int]] | tuple[tuple[str, int], ...
         return rest
     shown = ", ".join(f"{path} ({size / 1024:,.0f} KB)" for path, size in large)
     return (f"{len(large):,} source file(s) larger than rag_max_file_size={max_file_size} were skipped: {shown}; "
-            f"set rag_max_file_size={size_to_include([s for _, s in large])} in .paqad/.config to index them"
+            f"run `paqad-ai config set rag_max_file_size {size_to_include([s for _, s in large])}` to index them"
             + (f"; {rest}" if rest else ""))
 
 
