@@ -382,3 +382,16 @@ SHOP_FILES = {
     ),
     "README.md": "# Shop\n\nA small web shop: carts, login and a retry helper for flaky payment calls.\n",
 }
+
+
+@pytest.fixture(scope="session")
+def requests_project(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) -> Path:
+    """An index of the installed ``requests`` package's ``.py`` files under ``src/requests/`` (a
+    real project we did not write; skipped when requests is not installed), built once per session
+    for the confidence tests that ask it questions (read only)."""
+    requests = pytest.importorskip("requests")
+    folder = Path(requests.__file__).parent
+    files = {f"src/requests/{p.relative_to(folder).as_posix()}": p.read_text(encoding="utf-8")
+             for p in sorted(folder.rglob("*.py"))}
+    files["pyproject.toml"] = "[project]\nname = 'requests-copy'\nversion = '0'\n"
+    return build_index(tmp_path_factory.mktemp("requests-copy") / "requests", files, paqad_home)

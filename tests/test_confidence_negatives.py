@@ -22,16 +22,7 @@ from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
 from paqad.search.floor import percent
 
-requests = pytest.importorskip("requests")
-
-
-@pytest.fixture(scope="module")
-def requests_project(tmp_path_factory, paqad_home):
-    folder = Path(requests.__file__).parent
-    files = {f"src/requests/{p.relative_to(folder).as_posix()}": p.read_text(encoding="utf-8")
-             for p in sorted(folder.rglob("*.py"))}
-    files["pyproject.toml"] = "[project]\nname = 'requests-copy'\nversion = '0'\n"
-    return build_index(tmp_path_factory.mktemp("neg") / "requests", files, paqad_home)
+pytest.importorskip("requests")
 
 
 def _deliver(root: Path, prompt: str):

@@ -14,22 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_index
 from paqad.config import load_settings
 from paqad.deliver.delivery import deliver
 from paqad.project import ProjectPaths
 from paqad.search import load_embedder, search
 
-requests = pytest.importorskip("requests")
-
-
-@pytest.fixture(scope="module")
-def requests_project(tmp_path_factory, paqad_home):
-    folder = Path(requests.__file__).parent
-    files = {f"src/requests/{p.relative_to(folder).as_posix()}": p.read_text(encoding="utf-8")
-             for p in sorted(folder.rglob("*.py"))}
-    files["pyproject.toml"] = "[project]\nname = 'requests-copy'\nversion = '0'\n"
-    return build_index(tmp_path_factory.mktemp("conf10") / "requests", files, paqad_home)
+pytest.importorskip("requests")
 
 
 def _ranked(root: Path, query: str, top_n: int = 5):
