@@ -20,8 +20,8 @@ from paqad.search.ablations import ablations  # noqa: E402
 def test_a_configuration_with_changes_is_that_configuration_with_those_fields() -> None:
     known = ablations()
     assert configuration(known, "default") == known["default"]
-    assert configuration(known, "no-passage-choice+whole_definitions=true+passage_trade_ratio=0.25") == replace(
-        known["no-passage-choice"], whole_definitions=True, passage_trade_ratio=0.25)
+    assert configuration(known, "no-passage-choice+docstring_passages=false+passage_bm25_weight=0.5") == replace(
+        known["no-passage-choice"], docstring_passages=False, passage_bm25_weight=0.5)
 
 
 def test_an_unknown_field_is_refused() -> None:
