@@ -32,6 +32,7 @@ from paqad.search.lexical import lexical_hits, lone_identifier_hits
 from paqad.search.text_definitions import text_definition_pool, with_text_bare_word
 from paqad.search.ablations import ablations
 from paqad.search.options import RankingOptions, option_names
+from paqad.search.packages import Packages, package_names, read_packages
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline
@@ -247,6 +248,12 @@ def _main_languages(store: store_mod.IndexStore) -> frozenset[str]:
 
 
 _FILE_CHUNKS: dict[tuple[str, int, int], dict[str, int]] = {}
+_PACKAGES: dict[tuple[str, int, int], Packages] = {}
+
+
+def _packages(store: store_mod.IndexStore) -> Packages:
+    """The index's package manifests (:func:`~paqad.search.packages.read_packages`), once per generation."""
+    return _per_generation(_PACKAGES, store, lambda: read_packages(store.file_paths(), lambda p: _file_text(store, p)))
 
 
 def _file_chunks(store: store_mod.IndexStore) -> dict[str, int]:
@@ -325,5 +332,7 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
                      or options.common_path_share < 1.0 else {}),
         file_lines=lambda path: _file_lines(store, path),
         main_languages=_main_languages(store) if options.docs_code and options.priors else frozenset(),
+        # round 11: read on a qualifier rule's first question only (the manifests, once per generation)
+        package_names=package_names(lambda: _packages(store), lambda path: _file_text(store, path)),
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)
