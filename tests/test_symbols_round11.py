@@ -19,7 +19,12 @@ import pytest
 from conftest import build_index
 from conftest import ranked_files as _files
 from paqad.search import RankingOptions
-from paqad.search.packages import Packages, go_package, manifest_names, read_packages
+from paqad.search.analysis import analyze
+from paqad.search.packages import Packages, go_package, manifest_names, package_names, read_packages
+from paqad.search.signals import RankingContext
+from paqad.search.signals.module_qualifiers import module_shares
+from paqad.search.symbols import DefinitionMatch
+from paqad.store import ChunkRow
 
 ON = replace(RankingOptions(), package_qualifiers=True)
 OFF = replace(RankingOptions(), package_qualifiers=False)
@@ -169,3 +174,73 @@ def test_a_file_belongs_to_the_package_of_the_deepest_manifest_above_it():
     assert packages.names("rand_core/src/os.rs") == {"rand_core"}
     assert packages.names("benches/src/a.rs") == {"rand"}  # a workspace without a package names none
 
+
+
+def _error_enum(what: str, variants: tuple[str, ...]) -> str:
+    body = "\n".join(f"    /// {v} {what}.\n    {v}," for v in variants)
+    return f"""use core::fmt;
+
+/// Error type returned when building a {what} distribution fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {{
+{body}
+}}
+
+impl fmt::Display for Error {{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {{
+        f.write_str("invalid {what} parameters")
+    }}
+}}
+"""
+
+
+# a root crate (`dice`, the project's own folder) beside a member crate: paths under `src/` hold no `dice`
+DICE = {
+    "Cargo.toml": '[package]\nname = "dice"\nversion = "0.1.0"\n\n[workspace]\nmembers = ["dice_distr"]\n',
+    "src/lib.rs": "//! Random dice.\n\npub mod distr;\n",
+    "src/distr/mod.rs": "//! Distributions.\n\npub mod uniform;\npub mod weighted;\n",
+    "src/distr/uniform.rs": _error_enum("uniform", ("EmptyRange", "NonFinite")),
+    "src/distr/weighted/mod.rs": _error_enum("weighted", ("InvalidInput", "InvalidWeight", "Overflow")),
+    "dice_distr/Cargo.toml": '[package]\nname = "dice_distr"\nversion = "0.1.0"\n',
+    "dice_distr/src/lib.rs": "//! More distributions.\n\npub mod normal;\npub mod gamma;\n",
+    "dice_distr/src/normal.rs": _error_enum("normal", ("MeanTooSmall", "BadVariance")),
+    "dice_distr/src/gamma.rs": _error_enum("gamma", ("ShapeTooSmall", "ScaleTooLarge")),
+}
+
+
+@pytest.fixture(scope="module")
+def dice(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("round11") / "dice", DICE, paqad_home)
+
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(("query", "path"), [("dice::distr::weighted::Error", "src/distr/weighted/mod.rs"),
+                                             ("dice::distr::uniform::Error", "src/distr/uniform.rs")])
+def test_the_root_crates_name_qualifies_its_files(dice, query, path):
+    assert _files(dice, query, ON)[0] == path
+
+
+def test_the_module_qualifier_rule_reads_the_root_crates_name_from_its_manifest():
+    """Hand-made rows: ``dice::distr::uniform::Error`` names ``src/distr/uniform.rs`` only through the
+    root manifest's ``[package] name = "dice"`` (its path holds no ``dice``): the bare-name share 0.5
+    of that definition is lifted to 1.0; without package names no definition is lifted."""
+    rows = {1: _row(1, "src/distr/uniform.rs", "Error", "pub enum Error {\n    EmptyRange,\n}\n"),
+            2: _row(2, "dice_distr/src/normal.rs", "Error", "pub enum Error {\n    BadVariance,\n}\n")}
+    info = analyze("dice::distr::uniform::Error")
+    table = tuple(DefinitionMatch(cid, info.identifiers[0], False, True, "Error") for cid in rows)
+    texts = {"Cargo.toml": '[package]\nname = "dice"\n', "dice_distr/Cargo.toml": '[package]\nname = "dice_distr"\n'}
+    names = package_names(lambda: read_packages(texts, texts.__getitem__), None)
+
+    def shares(options: RankingOptions) -> dict[int, float]:
+        context = RankingContext(info=info, options=options, rows=rows, best=1.0, definitions=table,
+                                 named_paths=frozenset(), exempt=frozenset(), package_names=names)
+        return {cid: round(share, 3) for cid, share in module_shares(context).items()}
+
+    assert shares(ON) == {1: 0.5}
+    assert shares(OFF) == {}
+
+
+def _row(cid: int, path: str, symbol: str | None, text: str, kind: str = "enum", language: str = "rust") -> ChunkRow:
+    return ChunkRow(path=path, start_line=cid * 20, end_line=cid * 20 + 19, language=language, symbol=symbol,
+                    kind=kind, signature=None, text=text, id=cid)
