@@ -244,3 +244,82 @@ def test_the_module_qualifier_rule_reads_the_root_crates_name_from_its_manifest(
 def _row(cid: int, path: str, symbol: str | None, text: str, kind: str = "enum", language: str = "rust") -> ChunkRow:
     return ChunkRow(path=path, start_line=cid * 20, end_line=cid * 20 + 19, language=language, symbol=symbol,
                     kind=kind, signature=None, text=text, id=cid)
+
+
+STORE_TS = """import type { Atom, WritableAtom } from './atom'
+
+export type INTERNAL_Store = {
+  get: <Value>(atom: Atom<Value>) => Value
+  set: <Value, Args extends unknown[], Result>(atom: WritableAtom<Value, Args, Result>, ...args: Args) => Result
+  sub: (atom: Atom<unknown>, listener: () => void) => () => void
+}
+
+export type Store = INTERNAL_Store
+
+let defaultStore: Store | undefined
+
+export function createStore(): Store {
+  return INTERNAL_buildStore()
+}
+
+export function getDefaultStore(): Store {
+  if (!defaultStore) {
+    defaultStore = createStore()
+  }
+  return defaultStore
+}
+"""
+PROVIDER_TS = """import { createElement, createContext, useContext, useRef } from 'react'
+import { createStore, getDefaultStore } from '../vanilla'
+
+type Store = ReturnType<typeof createStore>
+
+type StoreContextType = ReturnType<typeof createContext<Store | undefined>>
+const StoreContext: StoreContextType = createContext<Store | undefined>(undefined)
+
+type Options = {
+  store?: Store
+}
+
+export function useStore(options?: Options): Store {
+  const store = useContext(StoreContext)
+  return options?.store || store || getDefaultStore()
+}
+
+export function Provider({ children, store }: { children?: ReactNode; store?: Store }) {
+  const storeRef = useRef<Store>(undefined)
+  if (!store && !storeRef.current) {
+    storeRef.current = createStore()
+  }
+  return createElement(StoreContext.Provider, { value: store || storeRef.current }, children)
+}
+"""
+STATE_LIBRARY = {
+    "package.json": '{\n  "name": "statekit",\n  "version": "2.0.0"\n}\n',
+    "src/vanilla/store.ts": STORE_TS, "src/react/Provider.ts": PROVIDER_TS,
+    "src/vanilla/atom.ts": "export interface Atom<Value> {\n  read: (get: Getter) => Value\n  debugLabel?: string\n}\n",
+    "src/vanilla.ts": "export { createStore, getDefaultStore } from './vanilla/store'\nexport type { Store } from './vanilla/store'\n",
+}
+
+
+@pytest.fixture(scope="module")
+def state_library(tmp_path_factory, paqad_home) -> Path:
+    return build_index(tmp_path_factory.mktemp("round11") / "statekit", STATE_LIBRARY, paqad_home)
+
+
+@pytest.mark.model
+def test_a_type_exported_by_its_module_ranks_over_a_files_private_alias_of_the_name(state_library):
+    assert _files(state_library, "Store", replace(RankingOptions(), canonical_exports=True))[0] == "src/vanilla/store.ts"
+    # without the test: the provider's private `type Store = ReturnType<typeof createStore>` first
+    assert _files(state_library, "Store", replace(RankingOptions(), canonical_exports=False))[0] == "src/react/Provider.ts"
+
+
+def test_a_definition_line_that_exports_it_is_public():
+    from paqad.search.signals.canonical import exported
+
+    assert exported(_row(1, "src/store.ts", "Store", "export type Store = INTERNAL_Store\n", "type", "typescript"), "Store")
+    assert not exported(_row(2, "src/Provider.ts", "Store", "type Store = ReturnType<typeof createStore>\n", "type",
+                             "typescript"), "Store")
+    assert exported(_row(3, "src/stats.rs", "Stats", "#[derive(Debug)]\npub struct Stats {\n    n: u64,\n}\n", "struct"), "Stats")
+    assert not exported(_row(4, "src/stats.rs", "Stats", "pub(crate) struct Stats {\n    n: u64,\n}\n", "struct"), "Stats")
+    assert not exported(_row(5, "stats.py", "Stats", "class Stats:\n    pass\n", "class", "python"), "Stats")

@@ -11,6 +11,10 @@ two or more), four tests run in order, each only when it keeps at least one of t
    'HTTP::Message'``/``use base``/``@ISA``, ``extends``/``implements``, Python ``class X(Base)``,
    Ruby ``class X < Base``), or that forwards to another module (Elixir's ``defdelegate``), loses
    to the others;
+1b. **public over private** (round 11, ``canonical_exports``): in TypeScript, JavaScript and Rust,
+   the definitions exported on their line (``export type Store =``, ``pub struct X``) win over a
+   namesake private to its file (``type Store = ReturnType<typeof createStore>`` in a React
+   provider), when they are in fewer files than all the tied ones;
 2. **the root module**: a definition whose module is an ancestor of every other one's
    (``Parser`` of ``Parser.Advanced``, ``gun`` of ``gun_http2`` (Erlang's ``app_`` prefix),
    ``clap.zig`` of ``clap/parsers.zig``) wins: the module named like the package or file;
@@ -116,6 +120,21 @@ def _definition_lines(text: str, name: str) -> list[int]:
             if signature.search(line) and not line.lstrip().startswith(("//", "#", "*", "/*", "%", "--", ";"))]
 
 
+# languages whose definitions say on their line whether other modules see them (TS/JS `export`,
+# Rust `pub` without a restriction: `pub(crate)` is private to the crate)
+EXPORT_LANGUAGES = frozenset({"typescript", "tsx", "javascript", "rust"})
+_EXPORTED = re.compile(r"^\s*(?:export\b|pub\s)")
+
+
+def exported(row: ChunkRow, name: str) -> bool:
+    """Whether ``row``, in a language of :data:`EXPORT_LANGUAGES`, defines ``name`` on a line that
+    exports it (``export type Store =``, ``pub struct Stats``); False in other languages."""
+    if row.language not in EXPORT_LANGUAGES:
+        return False
+    lines = row.text.splitlines()
+    return any(_EXPORTED.match(lines[i]) for i in _definition_lines(row.text, name))
+
+
 def marked_override(text: str, name: str) -> bool:
     """Whether a definition of ``name`` in ``text`` carries an override marker: on its line before
     the name or after its parameters (``override fun``, ``void f() override``), or on the lines
@@ -217,6 +236,10 @@ def canonical(context: RankingContext, identifier: Identifier, tied: list[Tied])
     bases = [] if "overrides" in off else [t for t in left if not override(t)]
     if bases:
         left = bases
+    if context.options.canonical_exports:  # round 11: the public definition over a file's private namesake
+        public = [t for t in left if exported(context.rows[t.chunk_id], name)]
+        if public and len({context.rows[t.chunk_id].path for t in public}) < len({context.rows[t.chunk_id].path for t in left}):
+            left = public
     prefixes = (not context.options.canonical_prefix_modules
                 or all(context.rows[t.chunk_id].language in PREFIX_MODULE_LANGUAGES for t in left))
     roots = [] if "roots" in off else [
