@@ -210,10 +210,13 @@ class RankingOptions:
     reexport_definition_priors: bool = True
     # round 11 (search.packages): a qualifier part names the package a file belongs to (Cargo/npm/pyproject
     # names, a Go package clause): `grep_regex::X` -> `crates/regex/`, `rand::distr::X` -> the root crate
-    package_qualifiers: bool = False
+    package_qualifiers: bool = True
     # round 11 (signals.canonical, test 1b): a tied definition exported on its line (TS/JS `export`, Rust `pub`)
     # over a file-private namesake (`type Store = ...` in a React provider beside `export type Store`)
     canonical_exports: bool = False
+    # round 11 (symbols.qualified_overflow): a qualified name's table matches past the 40-row cap, in files a
+    # qualifier part names, join the definitions (`rand::distr::uniform::Error` among 120 `Error` rows)
+    qualified_rows: bool = True
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
     # round 8: ... and the function when it does (signals.name_shape.macro_or_function); measured, left off:
