@@ -83,7 +83,7 @@ ROUND_10_SYMBOLS_OFF = dict.fromkeys(("member_table_types", "definition_phrases"
 ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_folders": False, "suffix_versions": False}
 ROUND_10_OFF = {**ROUND_10_SYMBOLS_OFF, **ROUND_10_LOCALISATION_OFF}
 # issue 24, round 11 (branch defs11, symbol queries): this round's fields at their round-10 values
-ROUND_11_DEFS_OFF = {"package_qualifiers": False, "canonical_exports": False, "qualified_rows": False}
+ROUND_11_DEFS_OFF = {"package_qualifiers": False, "canonical_exports": False, "qualified_rows": False, "rust_impl_types": False}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}

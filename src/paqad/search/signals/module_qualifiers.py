@@ -34,16 +34,19 @@ def _norm(part: str) -> str:
 
 
 def qualified_by_path(identifier: Identifier, row: ChunkRow, text_types: bool = False,
-                      names: Callable[[str], AbstractSet[str]] = path_components) -> bool:
+                      names: Callable[[str], AbstractSet[str]] = path_components, impl_types: bool = False) -> bool:
     """Whether ``row``'s symbol is ``identifier``'s name and the qualifier is its module path plus
     its owners: the symbol's owner parts end the qualifier, and every qualifier part before them
     (at least one) is one of ``names(row.path)`` (its folders and stem; with round 11's
     ``package_qualifiers``, its package's names too: :func:`~paqad.search.signals.symbol_shares.module_names`).
     With ``text_types``, a chunk whose text defines the name as a type
     (:func:`~paqad.search.symbols.text_type`: Go's ``type Level logrus.Level`` in a chunk without
-    a symbol) counts as named so, without owners."""
+    a symbol) counts as named so, without owners; with ``impl_types`` (round 11,
+    ``RankingOptions.rust_impl_types``) not a Rust ``impl`` chunk, whose ``type Error = Error;`` binds
+    the impl's associated type and defines no type of the module."""
     parts = symbol_parts(row.symbol)
-    if (not parts or parts[-1] != identifier.name) and text_types and text_type(row, {identifier.name}):
+    if (not parts or parts[-1] != identifier.name) and text_types and text_type(row, {identifier.name}) and not (
+            impl_types and row.language == "rust" and row.kind == "impl"):
         parts = [identifier.name]
     if not parts or parts[-1] != identifier.name:
         return False
@@ -66,7 +69,8 @@ def module_shares(context: RankingContext) -> dict[int, float]:
         # lacks is another rule's, e.g. an OCaml `.mli` declaration beside its `.ml`)
         named = {m.chunk_id for m in context.definitions if m.identifier is identifier and m.qualified}
         for cid, share in context.definition_shares.items():
-            if cid not in named and share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types, names):
+            if cid not in named and share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types, names,
+                                                                                   context.options.rust_impl_types):
                 # as if the table had matched the qualifier: the bare-name discount taken back, the
                 # others (another case, an impl block below its type) kept
                 target = min(factor, share / context.options.unqualified_share)
