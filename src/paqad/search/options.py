@@ -208,6 +208,14 @@ class RankingOptions:
     reexport_best_definitions: bool = True
     reexport_qualifiers: bool = True
     reexport_definition_priors: bool = True
+    # round 11 (search.packages): a qualifier part names the package a file belongs to (Cargo/npm/pyproject
+    # names, a Go package clause): `grep_regex::X` -> `crates/regex/`, `rand::distr::X` -> the root crate
+    package_qualifiers: bool = True
+    # round 11 (symbols.qualified_overflow): a qualified name's table matches past the 40-row cap, in files a
+    # qualifier part names, join the definitions (`rand::distr::uniform::Error` among 120 `Error` rows)
+    qualified_rows: bool = True
+    # round 11 (signals.module_qualifiers): a Rust impl's `type Error = Error;` is no module type a qualifier names
+    rust_impl_types: bool = True
     header_share: float = 0.5  # a C/C++ header's prototype: this x the best definition share
     macro_share: float = 0.5  # a macro sharing a function's name, unless the query says macro
     # round 8: ... and the function when it does (signals.name_shape.macro_or_function); measured, left off:

@@ -32,10 +32,12 @@ from paqad.search.lexical import lexical_hits, lone_identifier_hits
 from paqad.search.text_definitions import text_definition_pool, with_text_bare_word
 from paqad.search.ablations import ablations
 from paqad.search.options import RankingOptions, option_names
+from paqad.search.packages import Packages, package_names, read_packages
 from paqad.search.priors import exempt_kinds
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline
-from paqad.search.symbols import DefinitionMatch, symbol_pool, with_bare_word_symbol, with_phrase_name
+from paqad.search.symbols import (DefinitionMatch, qualified_overflow, symbol_pool, with_bare_word_symbol,
+                                  with_phrase_name)
 
 __all__ = ["MAX_NAMED_FILE_CHUNKS", "POOL_SIZE", "Pools", "RankingOptions", "ablations", "cut_pools", "gather",
            "option_names", "rank", "rank_with_evidence"]
@@ -82,6 +84,9 @@ class Pools:
     # defined?"): the query with it as an embedded identifier (RankingOptions.definition_phrases; its table
     # matches are in `definitions`, left out without the option; symbols.with_phrase_name)
     phrase_info: QueryInfo | None = None
+    # round 11 (RankingOptions.qualified_rows): table matches of a qualified name past the per-name cap whose
+    # file a qualifier part names (symbols.qualified_overflow); added to `definitions` only with the option
+    overflow: tuple[DefinitionMatch, ...] = ()
 
 
 def _named_paths(store: store_mod.IndexStore, info: QueryInfo) -> list[str]:
@@ -148,7 +153,9 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
         phrase_info = with_phrase_name(store, info)
         definitions = tuple(m for m in symbol_pool(store, info) + (symbol_pool(store, phrase_info) if phrase_info else [])
                             if allowed_set is None or m.chunk_id in allowed_set)
-        heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions)).items()
+        overflow = tuple(m for m in qualified_overflow(store, info, list(definitions))
+                         if allowed_set is None or m.chunk_id in allowed_set)
+        heads = {tail: head for tail, head in definition_heads(store, (m.chunk_id for m in definitions + overflow)).items()
                  if allowed_set is None or head in allowed_set}
         named_paths = _named_paths(store, info)
         named = tuple(c for c in store.chunk_ids_of_files(named_paths, MAX_NAMED_FILE_CHUNKS)
@@ -159,7 +166,7 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
         raise
     side = finish_dense(store, job, pool, allowed, deadline)
     lexical = [cid for cid, _ in hits]
-    cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions} | set(heads.values())
+    cosine = side.cosines(set(side.ranking) | set(lexical) | {m.chunk_id for m in definitions + overflow} | set(heads.values())
                           | set(named) | {cid for cid, _ in lone})
     own = _without_phrase(definitions, phrase_info)  # the confidence evidence of the query as written
     defined = {m.identifier.name for m in own}
@@ -169,7 +176,7 @@ def gather(store: store_mod.IndexStore, embedder: Embedder | None, query: str, *
                               max((s for _, s in hits), default=0.0), side.sims, undefined)
     return Pools(info, side.ranking, lexical, cosine, dict(hits), definitions, named, frozenset(named_paths),
                  {"gather": time.perf_counter() - started}, side.missing, evidence, heads, lone,
-                 None if allowed_set is None else frozenset(allowed_set), text_info, phrase_info)
+                 None if allowed_set is None else frozenset(allowed_set), text_info, phrase_info, overflow)
 
 
 def _without_phrase(definitions: tuple[DefinitionMatch, ...], phrase_info: QueryInfo | None,
@@ -247,6 +254,12 @@ def _main_languages(store: store_mod.IndexStore) -> frozenset[str]:
 
 
 _FILE_CHUNKS: dict[tuple[str, int, int], dict[str, int]] = {}
+_PACKAGES: dict[tuple[str, int, int], Packages] = {}
+
+
+def _packages(store: store_mod.IndexStore) -> Packages:
+    """The index's package manifests (:func:`~paqad.search.packages.read_packages`), once per generation."""
+    return _per_generation(_PACKAGES, store, lambda: read_packages(store.file_paths(), lambda p: _file_text(store, p)))
 
 
 def _file_chunks(store: store_mod.IndexStore) -> dict[str, int]:
@@ -291,6 +304,8 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
     then result assembly."""
     depth = options.long_pool_depth if pools.info.long and options.long_pool_depth > 0 else options.pool_depth
     pools = cut_pools(pools, depth, options.agreement_depth)
+    if options.qualified_rows and pools.overflow:  # round 11: a qualified name's matches past the table's cap
+        pools = replace(pools, definitions=pools.definitions + pools.overflow)
     if options.definition_heads and pools.heads:
         pools = replace(pools, definitions=tuple(replace(m, chunk_id=pools.heads.get(m.chunk_id, m.chunk_id))
                                                  for m in pools.definitions))
@@ -325,5 +340,7 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
                      or options.common_path_share < 1.0 else {}),
         file_lines=lambda path: _file_lines(store, path),
         main_languages=_main_languages(store) if options.docs_code and options.priors else frozenset(),
+        # round 11: read on a qualifier rule's first question only (the manifests, once per generation)
+        package_names=package_names(lambda: _packages(store), lambda path: _file_text(store, path)),
     )
     return assemble(apply_pipeline(scores, context), pools, context, top_n=top_n, calibration=calibration)

@@ -24,6 +24,8 @@ from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
 from paqad.search.priors import PROSE_LANGUAGES
 
 MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says little
+# table rows read for a qualified name past that cap, for the ones in its module (round 11, qualified_rows)
+MAX_QUALIFIED_ROWS = 400
 # A one-word query in lower case (`usage`, `nlargest`, `handshake`), or kebab-case as Lisps name
 # things (`include-css`, `valid?`): a plain word, or words, to the analysis.
 _BARE_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*[?!]?")
@@ -165,6 +167,32 @@ def symbol_pool(store: store_mod.IndexStore, info: QueryInfo) -> list[Definition
             found.append(DefinitionMatch(chunk_id, identifier, _qualifier_matches(identifier, symbol), exact, symbol))
     found.sort(key=lambda m: (not m.qualified, m.identifier.embedded, m.chunk_id))
     return found
+
+
+def qualified_overflow(store: store_mod.IndexStore, info: QueryInfo, pool: list[DefinitionMatch]) -> list[DefinitionMatch]:
+    """Round 11 (``RankingOptions.qualified_rows``): the symbol-table matches of a qualified
+    identifier's name that :func:`symbol_pool` left out (it keeps the first
+    :data:`MAX_DEFINITIONS_PER_NAME` by chunk id) and whose file a qualifier part names (a folder or
+    the file's stem, :func:`~paqad.search.signals.symbol_shares.path_components`), at most that
+    many per identifier from the first :data:`MAX_QUALIFIED_ROWS` rows: ``rand::distr::uniform::Error``
+    among rand's 120 ``Error`` rows (every distribution's enum and its two impls), the asked one
+    past the cap. Empty without a qualified identifier or when no name reaches the cap."""
+    from paqad.search.signals.symbol_shares import path_components  # signals import this module
+
+    have = {m.chunk_id for m in pool}
+    out: list[DefinitionMatch] = []
+    for identifier in (i for i in info.identifiers if i.qualified):
+        rows = store.definitions([store_mod.symbol_key(identifier.name)], limit=MAX_QUALIFIED_ROWS)
+        if len(rows) <= MAX_DEFINITIONS_PER_NAME:
+            continue
+        rest = [(cid, symbol) for cid, symbol in rows if cid not in have]
+        chunks = store.chunks_by_id([cid for cid, _ in rest])
+        parts = {p.lower().replace("-", "_") for p in identifier.parts[:-1]}
+        named = [DefinitionMatch(cid, identifier, _qualifier_matches(identifier, symbol),
+                                 _spelled_like(symbol, identifier.name), symbol)
+                 for cid, symbol in rest if cid in chunks and parts & path_components(chunks[cid].path)]
+        out += named[:MAX_DEFINITIONS_PER_NAME]
+    return out
 
 
 @lru_cache(maxsize=512)

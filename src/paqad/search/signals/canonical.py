@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from paqad.search.analysis import Identifier
 from paqad.search.signals.module_qualifiers import qualified_by_path
-from paqad.search.signals.symbol_shares import symbol_parts
+from paqad.search.signals.symbol_shares import module_names, symbol_parts
 from paqad.search.symbols import definition_pattern
 
 if TYPE_CHECKING:
@@ -287,7 +287,9 @@ def prefer_canonical(context: RankingContext, shares: dict[int, float]) -> dict[
             # round 10 (go_package_modules, which lets the roots test decide Go ties): a type defined by
             # text in the qualifier's folder is named too (`slog.Level`: `type Level logrus.Level`)
             text_types = context.options.go_package_modules and context.options.text_types
-            named |= {t.chunk_id for t in tied if qualified_by_path(identifier, context.rows[t.chunk_id], text_types)}
+            names = module_names(context)  # round 11 (package_qualifiers): a package's names too
+            named |= {t.chunk_id for t in tied if qualified_by_path(identifier, context.rows[t.chunk_id], text_types, names,
+                                                                      context.options.rust_impl_types)}
         if named:  # the qualifier names the module (the definitions signal ranked it first): only test 4
             tied = [t for t in tied if t.chunk_id in named]
         if len(tied) < 2 or len({t.module for t in tied}) > MAX_TIED:

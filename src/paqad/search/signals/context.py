@@ -29,7 +29,8 @@ class RankingContext:
     ``file_chunks``: every indexed file's chunk count (empty: unknown); ``file_lines``: an indexed
     file's lines by their 1-based number, placed from its chunks' line ranges (None: unknown);
     ``main_languages``: the languages of a quarter or more of the project's code files (read only
-    with ``docs_code`` on; empty: unknown).
+    with ``docs_code`` on; empty: unknown); ``package_names``: a path -> the names of the package
+    it belongs to (:func:`~paqad.search.packages.package_names`; None: unknown).
     The cached properties are computed once and read by both a signal and the result's evidence.
     """
 
@@ -45,6 +46,7 @@ class RankingContext:
     file_chunks: Mapping[str, int] = field(default_factory=dict)  # path -> its chunk count (central_files)
     file_lines: Callable[[str], Mapping[int, str]] | None = None  # path -> line number -> line (docstring_chunks)
     main_languages: frozenset[str] = frozenset()  # the project's own code languages (docs_code; empty: unknown)
+    package_names: Callable[[str], frozenset[str]] | None = None  # path -> its package's names (package_qualifiers)
 
     def files_best_first(self, scores: Mapping[int, float]) -> dict[str, list[int]]:
         """Path -> its candidates' chunk ids, best score first (ties by id); files in the order of

@@ -18,11 +18,11 @@ bare-name discount, only the other rules' (the declaration file's), which stay.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet, Callable
 
 from paqad.search.analysis import Identifier
 from paqad.search.symbols import text_type
-from paqad.search.signals.symbol_shares import add_shares, identifier_factor, path_components, symbol_parts
+from paqad.search.signals.symbol_shares import add_shares, identifier_factor, module_names, path_components, symbol_parts
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -33,14 +33,20 @@ def _norm(part: str) -> str:
     return part.lower().replace("-", "_")
 
 
-def qualified_by_path(identifier: Identifier, row: ChunkRow, text_types: bool = False) -> bool:
+def qualified_by_path(identifier: Identifier, row: ChunkRow, text_types: bool = False,
+                      names: Callable[[str], AbstractSet[str]] = path_components, impl_types: bool = False) -> bool:
     """Whether ``row``'s symbol is ``identifier``'s name and the qualifier is its module path plus
     its owners: the symbol's owner parts end the qualifier, and every qualifier part before them
-    (at least one) is a folder or the stem of ``row.path``. With ``text_types``, a chunk whose text
-    defines the name as a type (:func:`~paqad.search.symbols.text_type`: Go's ``type
-    Level logrus.Level`` in a chunk without a symbol) counts as named so, without owners."""
+    (at least one) is one of ``names(row.path)`` (its folders and stem; with round 11's
+    ``package_qualifiers``, its package's names too: :func:`~paqad.search.signals.symbol_shares.module_names`).
+    With ``text_types``, a chunk whose text defines the name as a type
+    (:func:`~paqad.search.symbols.text_type`: Go's ``type Level logrus.Level`` in a chunk without
+    a symbol) counts as named so, without owners; with ``impl_types`` (round 11,
+    ``RankingOptions.rust_impl_types``) not a Rust ``impl`` chunk, whose ``type Error = Error;`` binds
+    the impl's associated type and defines no type of the module."""
     parts = symbol_parts(row.symbol)
-    if (not parts or parts[-1] != identifier.name) and text_types and text_type(row, {identifier.name}):
+    if (not parts or parts[-1] != identifier.name) and text_types and text_type(row, {identifier.name}) and not (
+            impl_types and row.language == "rust" and row.kind == "impl"):
         parts = [identifier.name]
     if not parts or parts[-1] != identifier.name:
         return False
@@ -49,20 +55,22 @@ def qualified_by_path(identifier: Identifier, row: ChunkRow, text_types: bool = 
     if len(owners) >= len(qualifier) or (owners and qualifier[-len(owners):] != owners):
         return False
     modules = qualifier[:len(qualifier) - len(owners)]
-    components = path_components(row.path)
+    components = names(row.path)
     return all(m in components for m in modules)
 
 
 def module_shares(context: RankingContext) -> dict[int, float]:
     """Chunk id -> the share this signal adds (what a path-qualified definition lacks of a full share)."""
     extra: dict[int, float] = {}
+    names = module_names(context)
     for identifier in (i for i in context.info.identifiers if i.qualified):
         factor = identifier_factor(context, identifier)
         # the table matched the qualifier already: no bare-name discount to take back (what it
         # lacks is another rule's, e.g. an OCaml `.mli` declaration beside its `.ml`)
         named = {m.chunk_id for m in context.definitions if m.identifier is identifier and m.qualified}
         for cid, share in context.definition_shares.items():
-            if cid not in named and share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types):
+            if cid not in named and share < factor and qualified_by_path(identifier, context.rows[cid], context.options.text_types, names,
+                                                                                   context.options.rust_impl_types):
                 # as if the table had matched the qualifier: the bare-name discount taken back, the
                 # others (another case, an impl block below its type) kept
                 target = min(factor, share / context.options.unqualified_share)

@@ -26,11 +26,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet, Callable
 
 from paqad.search.analysis import Identifier
 from paqad.search.signals.path_priors import prior_of
-from paqad.search.signals.symbol_shares import add_shares, identifier_factor, path_components
+from paqad.search.signals.symbol_shares import add_shares, identifier_factor, module_names
 
 if TYPE_CHECKING:
     from paqad.search.signals.context import RankingContext
@@ -81,21 +81,23 @@ def reexported_names(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]],
     return tuple(found)
 
 
-def _points_to(source: tuple[str, ...], row: ChunkRow) -> bool:
-    """Whether a definition's file is in the module a re-export names (its last component is a
-    folder or the file's stem)."""
-    return bool(source) and source[-1] in path_components(row.path)
+def _points_to(source: tuple[str, ...], row: ChunkRow, names: Callable[[str], AbstractSet[str]]) -> bool:
+    """Whether a definition's file is in the module a re-export names (its last component is one
+    of ``names(row.path)``: a folder or the file's stem, with ``package_qualifiers`` its package's
+    names: ``pub use grep_matcher::Matcher`` points to ``crates/matcher/``)."""
+    return bool(source) and source[-1] in names(row.path)
 
 
 def _reexports_of(context: RankingContext, identifier: Identifier) -> list[ReExport]:
     name = identifier.name
     defining = [cid for cid in context.definition_shares if name in context.rows[cid].text]
+    names = module_names(context)
     out: list[ReExport] = []
     for cid, row in context.rows.items():
         if cid in context.definition_shares or name not in row.text and "*" not in row.text:
             continue
         for exported, source in reexported_names(row.path, row.text):
-            star_hit = exported == "*" and any(_points_to(source, context.rows[d]) for d in defining)
+            star_hit = exported == "*" and any(_points_to(source, context.rows[d], names) for d in defining)
             if exported == name or star_hit:
                 out.append(ReExport(cid, name, source))
                 break
@@ -107,7 +109,8 @@ def _definition_prior(context: RankingContext, reexport: ReExport, defining: dic
     points to with the best share x priors (else of such a one of the name; 1.0 without any): a re-export of a
     name defined in ``deprecated.rs`` (the compat prior) is no more wanted than its definition, and
     ranks after it (``idna::Config``: ``idna/src/lib.rs`` re-exports ``deprecated::Config``)."""
-    pointed = {cid: share for cid, share in defining.items() if _points_to(reexport.source, context.rows[cid])}
+    names = module_names(context)
+    pointed = {cid: share for cid, share in defining.items() if _points_to(reexport.source, context.rows[cid], names)}
     pool = pointed or defining
     if not pool:
         return 1.0
@@ -125,13 +128,15 @@ def _asking(identifier: Identifier, found: list[ReExport], context: RankingConte
     if not (context.options.reexport_qualifiers and identifier.qualified):
         return set()
     asked = identifier.parts[-2].lower().replace("-", "_")
-    return {r.chunk_id for r in found if asked in path_components(context.rows[r.chunk_id].path)}
+    names = module_names(context)
+    return {r.chunk_id for r in found if asked in names(context.rows[r.chunk_id].path)}
 
 
 def reexport_shares(context: RankingContext) -> dict[int, float]:
     """Chunk id -> the share this signal adds: re-exporting chunks, and definitions resolved
     through a re-export of the package a qualifier names."""
     extra: dict[int, float] = {}
+    names = module_names(context)
     for identifier in context.info.identifiers:
         if identifier.embedded and not identifier.qualified:
             continue  # a name in prose asks about behaviour, not where it is exported (marshmallow-14)
@@ -143,8 +148,8 @@ def reexport_shares(context: RankingContext) -> dict[int, float]:
                     if identifier.name in context.rows[cid].text}
         if identifier.qualified:
             asked = identifier.parts[-2].lower().replace("-", "_")
-            for r in (r for r in found if asked in path_components(context.rows[r.chunk_id].path)):
-                pointed = {cid: share for cid, share in defining.items() if _points_to(r.source, context.rows[cid])}
+            for r in (r for r in found if asked in names(context.rows[r.chunk_id].path)):
+                pointed = {cid: share for cid, share in defining.items() if _points_to(r.source, context.rows[cid], names)}
                 if context.options.reexport_best_definitions and pointed:
                     best = max(pointed.values())  # round 10: the module's definitions, not its uses
                     pointed = {cid: share for cid, share in pointed.items() if share >= best}

@@ -11,7 +11,7 @@ simple); a share added there is scaled by the chunk's prior product, as if it ha
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from paqad.search.analysis import Identifier
 from paqad.search.signals.path_priors import prior_of
@@ -50,3 +50,13 @@ def path_components(path: str) -> set[str]:
     -> ``{'crates', 'wire_core', 'src', 'lib'}``): what a crate, package or module name matches."""
     pieces = path.lower().replace("-", "_").split("/")
     return {*pieces[:-1], pieces[-1].split(".", 1)[0]}
+
+
+def module_names(context: RankingContext) -> Callable[[str], frozenset[str]]:
+    """What a qualifier part may name in a path: its :func:`path_components`, and with
+    ``package_qualifiers`` (round 11) the names of the package it belongs to (``grep_regex`` for
+    ``crates/regex/src/matcher.rs`` under ``[package] name = "grep-regex"``)."""
+    packages = context.package_names if context.options.package_qualifiers else None
+    if packages is None:
+        return lambda path: frozenset(path_components(path))
+    return lambda path: frozenset(path_components(path)) | packages(path)
