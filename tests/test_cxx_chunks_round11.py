@@ -205,3 +205,15 @@ def test_the_incremental_reparse_equals_a_fresh_parse() -> None:
         edited.edit(start, end, end, points[0], points[1], points[1])
     assert str(_parse("c", blanked, old_tree=edited).root_node) == str(_parse("c", blanked).root_node)
     assert not _parse("c", blanked).root_node.has_error
+
+
+def test_build_files_by_name() -> None:
+    from paqad.search import ablations
+    from paqad.search.signals.build_files import is_build_file
+
+    build = ["CMakeLists.txt", "third_party/CMakeLists.txt", "cmake/snappyConfig.cmake.in", "Makefile.am", "Makefile",
+             "configure.ac", "meson.build", "BUILD.bazel", "MODULE.bazel", "libevent_core.pc.in", "src/Makefile.in"]
+    other = ["src/build.c", "build.sh", "compile-ios.sh", "docs/conf.py", "src/cmake_parser.cc", "BUILDING.md", "makefile.py"]
+    assert [p for p in build + other if is_build_file(p)] == build
+    configs = ablations()
+    assert configs["with-build-files"].build_prior == 0.5 and configs["default"].build_prior == 1.0

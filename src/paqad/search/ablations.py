@@ -82,9 +82,19 @@ ROUND_10_SYMBOLS_OFF = dict.fromkeys(("member_table_types", "definition_phrases"
 # issue 24, round 10 (branch gitmined10): this round's localisation fields at their round-9 values
 ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_folders": False, "suffix_versions": False}
 ROUND_10_OFF = {**ROUND_10_SYMBOLS_OFF, **ROUND_10_LOCALISATION_OFF}
+# issue 24, round 11 (branch cxx11): this round's C/C++ ranking fields at their round-10 values (the build-file
+# prior is left off, so the default does not change; chunker 8 has no switch: main before it is its "off" arm)
+ROUND_11_CXX_OFF = {"build_prior": 1.0}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
+
+
+def _round_11_cxx(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 11 (branch cxx11, bench/README.md "Round 11: C and C++ chunker 8"): every field
+    off (``no-round-11-cxx``) and the build-file prior, measured and left off, on (``with-build-files``)."""
+    return {"no-round-11-cxx": replace(default, **ROUND_11_CXX_OFF),
+            "with-build-files": replace(default, build_prior=0.5)}
 
 
 def _round_8_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
@@ -313,7 +323,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
                  _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
-                 _round_10_symbols, _round_10_localisation):
+                 _round_10_symbols, _round_10_localisation, _round_11_cxx):
         configs.update(part(default))
     configs["round-9-default"] = replace(default, **ROUND_10_OFF)  # main 0fc748d's default
     for kind in PRIOR_KINDS:

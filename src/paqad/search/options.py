@@ -301,6 +301,10 @@ class RankingOptions:
     stem_named_tests: bool = True
     suffix_versions: bool = True
     bench_folders: bool = False
+    # issue 24, round 11 (bench/README.md "Round 11: C and C++ chunker 8"): build-system files (CMakeLists.txt,
+    # configure.ac, meson.build, BUILD.bazel) x build_prior unless the query asks about the build (signals.build_files;
+    # 1.0 = off); measured, left off
+    build_prior: float = 1.0
 
     @property
     def gather_depth(self) -> int:

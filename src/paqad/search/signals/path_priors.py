@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from paqad.search.analysis import SYMBOL
 from paqad.search.priors import is_docs_data, path_kinds
+from paqad.search.signals.build_files import is_build_file
 from paqad.search.signals.c_tests import c_test_kinds
 from paqad.search.signals.ci_files import asks_ci, is_bench_folder, is_ci_file
 from paqad.search.signals.crate_roots import is_crate_root_barrel
@@ -51,6 +52,8 @@ def kind_factors(context: RankingContext) -> dict[str, float]:
         "templates": options.templates_prior,
         # issue 24, round 10: CI and repository-automation files (signals.ci_files), waived only by CI words
         "ci": 1.0 if asks_ci(info.text) else options.ci_prior,
+        # issue 24, round 11: build-system files (signals.build_files), waived by configuration/build words
+        "build": 1.0 if info.mentions_config else options.build_prior,
     }
     for kind in context.exempt:
         factors[kind] = 1.0
@@ -88,6 +91,8 @@ def prior_factors(context: RankingContext) -> dict[int, tuple[float, ...]]:
             kinds = kinds | {"examples"}  # Cargo's benches/ beside bench/, benchmarks/ (round 10)
         if context.options.ci_prior != 1.0 and is_ci_file(row.path):
             kinds = kinds | {"ci"}  # .github/workflows/build.yml, .appveyor.yml (round 10)
+        if context.options.build_prior != 1.0 and is_build_file(row.path):
+            kinds = kinds | {"build"}  # CMakeLists.txt, configure.ac, meson.build (round 11)
         if kinds:
             out[cid] = tuple(factors[kind] for kind in kinds)
     return out
