@@ -613,7 +613,7 @@ def test_dense_and_keyword_text_and_content_hash():
     part = Chunk("a.py", 40, 60, "python", "Big.run", "method", "def run(self):", "    x = 1\n    return x")
     assert dense_text(part) == "symbol: Big.run\nsignature: def run(self):\n    x = 1\n    return x"
     assert start.content_hash == hashlib.sha256(start.text.encode()).hexdigest()
-    assert CHUNKER_VERSION == "7"
+    assert CHUNKER_VERSION == "8"
 
 
 def test_language_for_path():

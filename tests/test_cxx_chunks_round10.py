@@ -8,7 +8,8 @@ from paqad.index.chunking import chunk_file
 from paqad.index.chunking.cpp_branches import blamed_conditionals, blank_conditionals, conditionals
 from paqad.index.chunking.cpp_macros import blank_macros
 
-# Each branch of the `#ifdef` opens the same `if (...) {`: to the grammar the whole function is
+# Each branch of the `#ifdef` opens the same `if (...) {` (a feature test: with a Windows test the
+# first branch is the one blanked, chunker 8, tests/test_cxx_chunks_round11.py): to the grammar the whole function is
 # one ERROR stretch (chunker 6: lines 1-18 a `module` chunk, no symbol `stream_open`).
 BRACE_SPLIT = """\
 #include <fcntl.h>
@@ -17,7 +18,7 @@ BRACE_SPLIT = """\
 static int stream_open(const char *path, int flags)
 {
     int fd = -1;
-#ifdef _WIN32
+#ifdef STREAM_WIDE_PATHS
     if (flags & STREAM_WIDE) {
         fd = _wopen((const wchar_t *)path, _O_RDONLY);
 #else

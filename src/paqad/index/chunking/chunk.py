@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 # Bump whenever chunk boundaries, symbols, kinds, signatures, dense_text or keyword_text could change:
 # the index records it and rebuilds when it differs (DESIGN §6).
-CHUNKER_VERSION = "7"  # 7: C/C++ prefix macros blanked, `#if`/`#else` branches re-parsed, typedef tags and in-class methods as symbols (round 10); 6: C/C++ export/annotation macros blanked before parsing (cpp_macros.py); 5: a C/C++ forward declaration defines nothing; yacc/lex files
+CHUNKER_VERSION = "8"  # 8: C/C++ scope macros alone on a line blanked, a Windows `#if` body blanked before its `#else`, heads in blanked bodies as symbols (round 11); 7: C/C++ prefix macros blanked, `#if`/`#else` branches re-parsed, typedef tags and in-class methods as symbols (round 10); 6: C/C++ export/annotation macros blanked before parsing (cpp_macros.py); 5: a C/C++ forward declaration defines nothing; yacc/lex files
 
 # Budget for chunk.text, in characters. all-MiniLM-L6-v2 reads 256 word pieces (model card,
 # max_seq_length 256). Measured with its tokenizer on Python sources: 3.5 characters per word

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from paqad.index.chunking.chunk import SIGNATURE_MAX_CHARS, SYMBOL_PART_MAX_CHARS
-from paqad.index.chunking.cpp_branches import reparse_conditionals
+from paqad.index.chunking.cpp_branches import add_heads, reparse_conditionals
 from paqad.index.chunking.cpp_macros import MACRO_LANGUAGES, blank_macros
 from paqad.index.chunking.cpp_symbols import inner_definitions, typedef_tag
 from paqad.index.chunking.grammars import (
@@ -49,19 +49,20 @@ def _parser(language: str) -> Any:
     return parser
 
 
-def _parse(language: str, data: bytes, read_bytes: int = READ_BYTES) -> Any:
-    """Syntax tree of ``data``; raises Fallback when too big, too slow or failed."""
+def _parse(language: str, data: bytes, read_bytes: int = READ_BYTES, old_tree: Any = None) -> Any:
+    """Syntax tree of ``data`` (reusing ``old_tree``: an edited earlier parse); Fallback when too big, slow or failed."""
     if len(data) > MAX_PARSE_BYTES:
         raise Fallback
     parser = _parser(language)
     try:
         if hasattr(parser, "timeout_micros"):  # tree-sitter < 0.25
             parser.timeout_micros = int(PARSE_TIMEOUT_SECONDS * 1_000_000)
-            tree = parser.parse(data)
+            tree = parser.parse(data) if old_tree is None else parser.parse(data, old_tree)
         else:  # tree-sitter >= 0.25: cancel through the progress callback
             deadline = time.monotonic() + PARSE_TIMEOUT_SECONDS
             tree = parser.parse(
                 lambda offset, _point: data[offset : offset + read_bytes],
+                **({} if old_tree is None else {"old_tree": old_tree}),
                 progress_callback=lambda _offset, _has_error: time.monotonic() > deadline,
             )
     except Exception as exc:  # "Parsing failed" when cancelled
@@ -120,16 +121,15 @@ class CodeCutter:
     def spans(self) -> list[Span]:
         """The file's spans (0-based inclusive rows), cut from its tree-sitter parse within the
         character budget, definitions labelled by their symbol paths: one chunk each."""
-        # C/C++: the parse reads the source with annotation macros blanked (same offsets);
-        # names, rows and chunk text come from the original bytes.
+        # C/C++: the parse reads the source with macros blanked (same offsets); names, rows, text: the original's.
         parsed = blank_macros(self.data) if self.language in MACRO_LANGUAGES else self.data
-        tree = _parse(self.language, parsed, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES)
+        tree, heads = _parse(self.language, parsed, READ_BYTES if self.language in GRAMMAR_TYPES else QUERY_READ_BYTES), []
         if self.language in MACRO_LANGUAGES and tree.root_node.has_error:  # `#if`/`#else` brace splits
-            tree = reparse_conditionals(self, parsed, tree)
+            tree, heads = reparse_conditionals(self, parsed, tree)  # heads: definitions in blanked bodies
         if self.language not in GRAMMAR_TYPES:
             self._tagged = query_tags(self.language, tree.root_node, lambda node: _clean_name(self._text(node)),
                                       _file_module(self.path) if grammar_files()[self.language].file_module else None)
-        return self._level(tree.root_node.children, None, None, 0)
+        return add_heads(self._level(tree.root_node.children, None, None, 0), heads)
 
     # -- rows -------------------------------------------------------------------------------
     def _row(self, offset: int) -> int:

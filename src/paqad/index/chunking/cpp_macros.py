@@ -58,6 +58,15 @@ _PREFIX_MACRO = re.compile(
     re.MULTILINE,
 )
 
+# A macro alone on a line at column 0 that opens or closes a scope the grammar cannot see:
+# `NLOHMANN_JSON_NAMESPACE_BEGIN` / `_END` (nlohmann/json: `namespace nlohmann { inline namespace
+# json_abi_v3_11_3 {`), `FMT_BEGIN_NAMESPACE`, `ABSL_NAMESPACE_BEGIN`, `G_BEGIN_DECLS`,
+# `__BEGIN_DECLS`. Read as a type, it makes the next definition a function named `namespace` or
+# a declaration of the macro (chunks labelled so instead of their definitions). Its name has a
+# `_`-separated word among :data:`_SCOPE_WORDS`; a trailing comment may follow.
+_SCOPE_MACRO = re.compile(rb"^(_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+_?)[ \t]*(?://[^\n]*|/\*[^\n]*\*/)?[ \t]*\r?$", re.MULTILINE)
+_SCOPE_WORDS = frozenset({b"BEGIN", b"END", b"NAMESPACE", b"DECLS"})
+
 # Words that can stand before a parenthesis that is not a parameter list: `return (int) X_MAX;`.
 _NOT_FUNCTION_NAMES = frozenset(
     b"return if while for switch case sizeof alignof decltype typeid throw co_return co_yield "
@@ -76,12 +85,14 @@ def blank_macros(data: bytes) -> bytes:
 
     Blanked: a macro between ``class``/``struct``/``union`` and the class's name, macros
     after a function's parameter list (``) LOCKS_EXCLUDED(mu_) {``), and prefix macros at the
-    start of a line before a declaration (``LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v) {``).
+    start of a line before a declaration (``LZ4_FORCE_INLINE U32 LZ4_hash4(U32 v) {``), and
+    scope macros alone on their line (``NLOHMANN_JSON_NAMESPACE_BEGIN``).
     Returns ``data`` itself when nothing matches; the result always has ``len(data)`` bytes and
     the same newlines.
     """
     spans = [match.span(1) for match in _CLASS_MACRO.finditer(data)]
     spans.extend(_prefix_spans(data))
+    spans.extend(match.span(1) for match in _SCOPE_MACRO.finditer(data) if _SCOPE_WORDS.intersection(match.group(1).split(b"_")))
     spans.extend(match.span(1) for match in _TRAILING_MACRO.finditer(data) if _after_parameters(data, match.start()))
     if not spans:
         return data
