@@ -36,6 +36,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                                           "saturation", "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
                                           *round_6, "delegates", "test_subjects", "rare_names", "title_files",
                                           "report_paths",  # round 9
+                                          "file_evidence",  # round 11
                                           "dominant_file", "passage_order", "passage_choice"]
     off_by_default = ("kind_words", "free_functions", "root_package", "platform_variants", "community_files",
                       "docstring_chunks", "named_frames", "title_names", "header_pairs", "c_header_pairs", "error_literals",

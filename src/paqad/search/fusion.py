@@ -4,7 +4,7 @@ and :func:`weighted_fusion`, the ranking's first step over one query's pools."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from paqad.config import RRF_K
 from paqad.search.analysis import SYMBOL
@@ -61,6 +61,27 @@ def is_plain_question(info: QueryInfo) -> bool:
     """A short prose question naming no identifier and no path (``where are retries
     decided``): words only, answered by behaviour rather than by one definition."""
     return info.kind != SYMBOL and not info.long and not info.identifiers and not info.paths
+
+
+# a question's opening word: an English interrogative or an auxiliary opening a yes/no question
+_QUESTION_OPENING = re.compile(r"^\W*(how|where|what|which|why|when|who|whose|is|are|does|do|did|can|could|should|"
+                               r"will|would|in\s+which|at\s+what)\b", re.IGNORECASE)
+
+
+def asks_question(info: QueryInfo) -> bool:
+    """A query phrased as a question: it ends with ``?`` or opens with an interrogative ("how does
+    ...", "where are ...", "is there ..."); a commit message or a bare topic ("url validation
+    regex") is not one (issue 24, round 11: ``RankingOptions.evidence_margin`` acts on questions)."""
+    return info.text.rstrip().endswith("?") or bool(_QUESTION_OPENING.match(info.text))
+
+
+def code_first(dense: Sequence[int], is_prose: Callable[[int], bool]) -> list[int]:
+    """The dense pool (chunk ids, best first) with its prose chunks (``is_prose``) moved behind the
+    others, each group in its own order: for a plain question (:func:`is_plain_question`) that does
+    not ask for the docs, a code chunk's reciprocal-rank term no longer counts the docs pages MiniLM
+    ranks above it (issue 24, round 11: "How does ...?" matches FAQ-shaped prose;
+    ``RankingOptions.dense_code_first``)."""
+    return [c for c in dense if not is_prose(c)] + [c for c in dense if is_prose(c)]
 
 
 def pool_weights(pools: Pools, options: RankingOptions) -> tuple[float, float]:

@@ -301,6 +301,16 @@ class RankingOptions:
     stem_named_tests: bool = True
     suffix_versions: bool = True
     bench_folders: bool = False
+    # issue 24, round 11 (bench/README.md "Round 11: prose questions"): a plain question's dense pool with its
+    # prose chunks (docs pages, READMEs: MiniLM matches "How does ...?" to FAQ-shaped prose) behind its code
+    # chunks before fusion (fusion.code_first); a file's path-word share x min(1, its candidates / this)
+    # (signals.path_words: a one-chunk file named like the question's words over the file that answers; 0 = off)
+    dense_code_first: bool = False
+    path_word_support: int = 0
+    # a close call at the top of a short prose question: a runner-up (files 2-5) scoring >= evidence_margin x the
+    # first file with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off)
+    evidence_margin: float = 0.0
+    evidence_ratio: float = 3.0
 
     @property
     def gather_depth(self) -> int:

@@ -100,6 +100,13 @@ def is_docs_data(path: str, language: str) -> bool:
     return language in DATA_LANGUAGES and bool(_DOCS_FOLDER.search(path))
 
 
+def is_prose_row(row) -> bool:
+    """True for a chunk (a :class:`~paqad.store.ChunkRow`) of prose: a markdown or text file, or a
+    data file under a docs folder (:func:`is_docs_data`); what ``RankingOptions.dense_code_first``
+    moves behind the code of a plain question's dense pool."""
+    return row.language in PROSE_LANGUAGES or is_docs_data(row.path, row.language)
+
+
 # Share of a project's source files under a kind that makes the kind its main code. Tests often
 # outnumber the code they test, so they need (nearly) all of it.
 MAIN_CODE_SHARE = {"tests": 0.9, "examples": 0.5, "vendored": 0.5, "compat": 0.5}

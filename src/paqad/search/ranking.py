@@ -27,12 +27,12 @@ from paqad.search.confidence import NO_QUERY_EVIDENCE, Calibration, Evidence, Qu
 from paqad.search.definition_heads import definition_heads
 from paqad.search.degraded import Degraded
 from paqad.search.dense import finish_dense, start_query_vector
-from paqad.search.fusion import weighted_fusion
+from paqad.search.fusion import code_first, is_plain_question, weighted_fusion
 from paqad.search.lexical import lexical_hits, lone_identifier_hits
 from paqad.search.text_definitions import text_definition_pool, with_text_bare_word
 from paqad.search.ablations import ablations
 from paqad.search.options import RankingOptions, option_names
-from paqad.search.priors import exempt_kinds
+from paqad.search.priors import exempt_kinds, is_prose_row
 from paqad.search.results import SearchResult
 from paqad.search.signals import RankingContext, apply_pipeline
 from paqad.search.symbols import DefinitionMatch, symbol_pool, with_bare_word_symbol, with_phrase_name
@@ -302,6 +302,9 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
                         definitions=_without_phrase(pools.definitions, pools.phrase_info, keep=phrase))
     if options.lone_identifiers and pools.lone_hits and not pools.lexical:
         pools = replace(pools, lexical=[cid for cid, _ in pools.lone_hits], bm25=dict(pools.lone_hits))
+    if options.dense_code_first and pools.dense and is_plain_question(pools.info) and not pools.info.mentions_docs:
+        dense_rows = store.chunks_by_id(pools.dense)
+        pools = replace(pools, dense=code_first(pools.dense, lambda c: c in dense_rows and is_prose_row(dense_rows[c])))
     scores = weighted_fusion(pools, options)
     if not scores:
         return [], []
@@ -320,9 +323,9 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
         exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
-        # the files table is read only for central_files and common_path_words (both off by default)
+        # the files table is read only for central_files, common_path_words and file_evidence (off by default)
         file_chunks=(_file_chunks(store) if (options.priors and options.central_prior != 0.0)
-                     or options.common_path_share < 1.0 else {}),
+                     or options.common_path_share < 1.0 or options.evidence_margin > 0.0 else {}),
         file_lines=lambda path: _file_lines(store, path),
         main_languages=_main_languages(store) if options.docs_code and options.priors else frozenset(),
     )

@@ -30,9 +30,26 @@ def path_word_shares(context: RankingContext) -> dict[int, float]:
     return shares
 
 
+def supports(context: RankingContext) -> dict[str, float]:
+    """Path -> ``min(1, its candidate chunks / path_word_support)`` for the files of the candidates
+    (issue 24, round 11): a file named like the question's words whose one chunk matched is less
+    sure than one several of whose chunks did (flysystem's 2-chunk ``PrefixPublicUrlGenerator.php``
+    over ``Filesystem.php``). Empty with ``path_word_support`` 0 (off)."""
+    need = context.options.path_word_support
+    if need <= 0:
+        return {}
+    counts: dict[str, int] = {}
+    for row in context.rows.values():
+        counts[row.path] = counts.get(row.path, 0) + 1
+    return {path: min(1.0, n / need) for path, n in counts.items()}
+
+
 def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]:
-    """Scores times ``1 + path_word_boost x share``."""
+    """Scores times ``1 + path_word_boost x share`` (the share x the file's support, :func:`supports`)."""
     out = dict(scores)
+    support = supports(context)
     for cid, share in context.path_word_shares.items():
+        if support:
+            share *= support[context.rows[cid].path]
         out[cid] *= 1.0 + context.options.path_word_boost * share
     return out
