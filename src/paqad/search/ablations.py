@@ -82,6 +82,8 @@ ROUND_10_SYMBOLS_OFF = dict.fromkeys(("member_table_types", "definition_phrases"
 # issue 24, round 10 (branch gitmined10): this round's localisation fields at their round-9 values
 ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_folders": False, "suffix_versions": False}
 ROUND_10_OFF = {**ROUND_10_SYMBOLS_OFF, **ROUND_10_LOCALISATION_OFF}
+# issue 24, round 11 (branch prose11): this round's prose-question fields at their round-10 values
+ROUND_11_PROSE_OFF = {"evidence_margin": 0.0, "dense_code_first": False, "path_word_support": 0}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -259,6 +261,17 @@ def _round_10_symbols(default: RankingOptions) -> dict[str, RankingOptions]:
     return {**configs, "no-round-10-symbols": replace(default, **ROUND_10_SYMBOLS_OFF)}
 
 
+def _round_11_prose(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 11 (prose questions): the close-call rule off (``no-file-evidence``), the two measured
+    and left off on (``with-...``), and every round-11 prose field off (``no-round-11-prose``)."""
+    return {
+        "no-file-evidence": replace(default, evidence_margin=0.0),
+        "with-dense-code-first": replace(default, dense_code_first=True),  # measured, left off
+        "with-path-word-support": replace(default, path_word_support=3),  # measured, left off
+        "no-round-11-prose": replace(default, **ROUND_11_PROSE_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -313,7 +326,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
                  _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
-                 _round_10_symbols, _round_10_localisation):
+                 _round_10_symbols, _round_10_localisation, _round_11_prose):
         configs.update(part(default))
     configs["round-9-default"] = replace(default, **ROUND_10_OFF)  # main 0fc748d's default
     for kind in PRIOR_KINDS:

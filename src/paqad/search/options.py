@@ -311,6 +311,7 @@ class RankingOptions:
     # first file with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off)
     evidence_margin: float = 0.0
     evidence_ratio: float = 3.0
+    evidence_depth: int = 1  # the file places settled so, from the first
 
     @property
     def gather_depth(self) -> int:

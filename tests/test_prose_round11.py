@@ -1,0 +1,113 @@
+"""Issue 24, round 11: prose questions at file level (bench/README.md "Round 11: prose questions"),
+on hand-made candidates with exact scores:
+
+- ``evidence_margin`` / ``evidence_ratio`` / ``evidence_depth`` (:mod:`paqad.search.signals.file_evidence`):
+  a close call at the top of a question settled for the runner-up with several times the candidates;
+- ``dense_code_first`` (:func:`paqad.search.fusion.code_first`): a plain question's dense pool with
+  its prose chunks behind its code;
+- ``path_word_support`` (:func:`paqad.search.signals.path_words.supports`): a file's path-word share
+  x its candidates' support;
+- :func:`paqad.search.fusion.asks_question`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from paqad.search import RankingOptions
+from paqad.search.analysis import analyze
+from paqad.search.fusion import asks_question, code_first
+from paqad.search.signals import RankingContext, file_evidence, path_words
+from paqad.store import ChunkRow
+
+QUESTION = "how does a negative number get treated as an argument value?"
+
+
+def _row(cid: int, path: str, language: str = "java") -> ChunkRow:
+    return ChunkRow(path=path, start_line=10 * cid, end_line=10 * cid + 9, language=language, symbol=None, kind="block",
+                    signature=None, text=f"x = {cid}\n", id=cid)
+
+
+# Option.java: two candidates leading; DefaultParser.java: six candidates just behind
+ROWS = {1: _row(1, "src/Option.java"), 2: _row(2, "src/Option.java"),
+        **{c: _row(c, "src/DefaultParser.java") for c in range(3, 9)}, 9: _row(9, "src/Util.java")}
+SCORES = {1: 0.040, 2: 0.020, 3: 0.037, 4: 0.030, 5: 0.020, 6: 0.015, 7: 0.012, 8: 0.010, 9: 0.039}
+
+
+def _context(query: str, options: RankingOptions, rows=ROWS, file_chunks=None) -> RankingContext:
+    return RankingContext(info=analyze(query), options=options, rows=rows, best=max(SCORES.values()), definitions=(),
+                          named_paths=frozenset(), exempt=frozenset(),
+                          file_chunks=file_chunks if file_chunks is not None else {"src/Option.java": 40})
+
+
+ON = replace(RankingOptions(), evidence_margin=0.9, evidence_ratio=3.0)
+
+
+def test_a_close_runner_up_with_three_times_the_candidates_is_raised_just_above_the_first_file():
+    out = file_evidence.apply(SCORES, _context(QUESTION, ON))
+    factor = 1.05 * 0.040 / 0.037
+    assert out == pytest.approx({**SCORES, **{c: SCORES[c] * factor for c in range(3, 9)}})
+    assert max(out, key=out.get) == 3 and out[3] == pytest.approx(0.042)
+
+
+def test_no_challenge_below_the_margin_the_ratio_or_of_a_covered_first_file_by_a_less_covered_one():
+    assert file_evidence.apply(SCORES, _context(QUESTION, replace(ON, evidence_margin=0.95))) == SCORES  # 0.037 < 0.038
+    assert file_evidence.apply(SCORES, _context(QUESTION, replace(ON, evidence_ratio=3.5))) == SCORES  # 6 < 7 candidates
+    # Option.java is covered (2 of its 2 chunks, then of 3: two thirds): only a file covered as fully may challenge it
+    assert file_evidence.apply(SCORES, _context(QUESTION, ON, file_chunks={"src/Option.java": 2})) == SCORES
+    assert file_evidence.apply(SCORES, _context(QUESTION, ON, file_chunks={"src/Option.java": 3,
+                                                                          "src/DefaultParser.java": 10})) == SCORES
+    covered = file_evidence.apply(SCORES, _context(QUESTION, ON, file_chunks={"src/Option.java": 3,
+                                                                             "src/DefaultParser.java": 6}))
+    assert max(covered, key=covered.get) == 3
+    assert file_evidence.apply(SCORES, _context(QUESTION, RankingOptions())) == SCORES  # off by default
+
+
+def test_only_questions_are_challenged():
+    assert file_evidence.apply(SCORES, _context("Treat negative numbers as argument values", ON)) == SCORES
+    assert file_evidence.apply(SCORES, _context("DefaultParser", ON)) == SCORES  # a symbol query
+    assert [asks_question(analyze(q)) for q in (
+        QUESTION, "where are comment lines recognised", "is there a way to skip the header",
+        "url validation regex", "Fix handling of negative numbers", "negative numbers as values?")] == [
+        True, True, True, False, False, True]
+
+
+def test_the_dense_pool_of_a_plain_question_puts_prose_behind_code():
+    rows = {1: _row(1, "docs/faq.md", "markdown"), 2: _row(2, "src/Retry.java"), 3: _row(3, "README.md", "markdown"),
+            4: _row(4, "docs/site/manual.yml", "yaml"), 5: _row(5, "src/Backoff.java"), 6: _row(6, "ci.yml", "yaml")}
+    from paqad.search.priors import is_prose_row
+
+    assert code_first([1, 2, 3, 4, 5, 6], lambda c: is_prose_row(rows[c])) == [2, 5, 6, 1, 3, 4]
+
+
+def test_a_files_path_word_share_counts_in_proportion_to_its_candidates_up_to_the_support():
+    rows = {1: _row(1, "src/Negative.java"), 2: _row(2, "src/Parser.java"), 3: _row(3, "src/Parser.java"),
+            4: _row(4, "src/Parser.java")}
+    context = _context("how is a negative number parsed?", replace(RankingOptions(), path_word_support=3), rows)
+    assert path_words.supports(context) == pytest.approx({"src/Negative.java": 1 / 3, "src/Parser.java": 1.0})
+    scores = {c: 1.0 for c in rows}
+    shares = context.path_word_shares  # "negative" names Negative.java, "parsed" ~ Parser (1 of 3 words each)
+    assert shares == pytest.approx({1: 1 / 3, 2: 1 / 3, 3: 1 / 3, 4: 1 / 3})
+    assert path_words.apply(scores, context) == pytest.approx({1: 1 + 1 / 9, 2: 4 / 3, 3: 4 / 3, 4: 4 / 3})
+    default = _context("how is a negative number parsed?", RankingOptions(), rows)
+    assert path_words.apply(scores, default) == pytest.approx({c: 4 / 3 for c in rows})
+
+
+def test_with_a_depth_of_two_the_second_place_is_settled_too():
+    rows = {1: _row(1, "src/A.java"), **{c: _row(c, "src/B.java") for c in (2, 3, 4)},
+            **{c: _row(c, "src/D.java") for c in (5, 6, 7)}, 8: _row(8, "src/C.java")}
+    scores = {1: 0.050, 2: 0.048, 3: 0.01, 4: 0.01, 5: 0.046, 6: 0.01, 7: 0.01, 8: 0.030}
+    context = _context(QUESTION, ON, rows, file_chunks={})
+
+    def files(out):
+        return list(context.files_best_first(out))
+
+    one = file_evidence.apply(scores, context)
+    assert files(one) == ["src/B.java", "src/A.java", "src/D.java", "src/C.java"]  # B: 3 candidates, first of two
+    assert one[2] == pytest.approx(1.05 * 0.050)
+    deep = replace(context, options=replace(ON, evidence_depth=2))
+    two = file_evidence.apply(scores, deep)
+    assert files(two) == ["src/B.java", "src/D.java", "src/A.java", "src/C.java"]
+    assert two[5] == pytest.approx((0.050 + 1.05 * 0.050) / 2)  # between A and B
