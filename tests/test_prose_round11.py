@@ -42,7 +42,7 @@ def _context(query: str, options: RankingOptions, rows=ROWS, file_chunks=None) -
                           file_chunks=file_chunks if file_chunks is not None else {"src/Option.java": 40})
 
 
-ON = replace(RankingOptions(), evidence_margin=0.9, evidence_ratio=3.0)
+ON = RankingOptions()  # the default: evidence_margin 0.9, evidence_ratio 3.0, evidence_depth 1
 
 
 def test_a_close_runner_up_with_three_times_the_candidates_is_raised_just_above_the_first_file():
@@ -62,7 +62,8 @@ def test_no_challenge_below_the_margin_the_ratio_or_of_a_covered_first_file_by_a
     covered = file_evidence.apply(SCORES, _context(QUESTION, ON, file_chunks={"src/Option.java": 3,
                                                                              "src/DefaultParser.java": 6}))
     assert max(covered, key=covered.get) == 3
-    assert file_evidence.apply(SCORES, _context(QUESTION, RankingOptions())) == SCORES  # off by default
+    assert file_evidence.apply(SCORES, _context(QUESTION, RankingOptions(evidence_margin=0.0))) == SCORES  # off
+    assert RankingOptions().evidence_margin == 0.9 and RankingOptions().evidence_ratio == 3.0  # the default
 
 
 def test_only_questions_are_challenged():

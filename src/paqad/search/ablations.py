@@ -279,7 +279,7 @@ def ablations() -> dict[str, RankingOptions]:
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
                           passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
-                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF)
+                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_PROSE_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),

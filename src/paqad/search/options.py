@@ -307,11 +307,11 @@ class RankingOptions:
     # (signals.path_words: a one-chunk file named like the question's words over the file that answers; 0 = off)
     dense_code_first: bool = False
     path_word_support: int = 0
-    # a close call at the top of a short prose question: a runner-up (files 2-5) scoring >= evidence_margin x the
-    # first file with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off)
-    evidence_margin: float = 0.0
+    # a close call at the top of a question: a runner-up (files 2-5) scoring >= evidence_margin x the first file
+    # with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off)
+    evidence_margin: float = 0.9
     evidence_ratio: float = 3.0
-    evidence_depth: int = 1  # the file places settled so, from the first
+    evidence_depth: int = 1  # the file places settled so, from the first (measured, left at 1: 3 and 5 lost dev cases)
 
     @property
     def gather_depth(self) -> int:
