@@ -301,17 +301,19 @@ class RankingOptions:
     stem_named_tests: bool = True
     suffix_versions: bool = True
     bench_folders: bool = False
-    # issue 24, round 11 (bench/README.md "Round 11: prose questions"): a plain question's dense pool with its
-    # prose chunks (docs pages, READMEs: MiniLM matches "How does ...?" to FAQ-shaped prose) behind its code
-    # chunks before fusion (fusion.code_first); a file's path-word share x min(1, its candidates / this)
-    # (signals.path_words: a one-chunk file named like the question's words over the file that answers; 0 = off)
+    # issue 24, round 11 (bench/README.md "Round 11: prose questions at file level"): a plain question's dense pool
+    # with its prose chunks (docs pages, READMEs: MiniLM matches "How does ...?" to FAQ-shaped prose) behind its
+    # code chunks before fusion (fusion.code_first); a file's path-word share x min(1, its candidates / this)
+    # (signals.path_words; 0 = off). Measured, left off: code-first lost dev PHP, Ruby and test C++, JavaScript;
+    # path-word support 3 lost dev Go, PHP, a symbol case and test TypeScript
     dense_code_first: bool = False
     path_word_support: int = 0
     # a close call at the top of a question: a runner-up (files 2-5) scoring >= evidence_margin x the first file
-    # with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off)
+    # with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off;
+    # dev where 0.818 -> 0.826, test all 0.878 -> 0.882, no kind or language lower on either half)
     evidence_margin: float = 0.9
     evidence_ratio: float = 3.0
-    evidence_depth: int = 1  # the file places settled so, from the first (measured, left at 1: 3 and 5 lost dev cases)
+    evidence_depth: int = 1  # the file places settled so, from the first (measured, left at 1: 3 lost dev Java)
 
     @property
     def gather_depth(self) -> int:
