@@ -33,8 +33,8 @@ def path_word_shares(context: RankingContext) -> dict[int, float]:
 def supports(context: RankingContext) -> dict[str, float]:
     """Path -> ``min(1, its candidate chunks / path_word_support)`` for the files of the candidates
     (issue 24, round 11): a file named like the question's words whose one chunk matched is less
-    sure than one several of whose chunks did (flysystem's 2-chunk ``PrefixPublicUrlGenerator.php``
-    over ``Filesystem.php``). Empty with ``path_word_support`` 0 (off)."""
+    sure than one several of whose chunks did (faraday's ``options/env.rb`` over ``connection.rb``).
+    Empty with ``path_word_support`` 0, the default (measured at 3, left off: it lost dev Go and PHP)."""
     need = context.options.path_word_support
     if need <= 0:
         return {}
