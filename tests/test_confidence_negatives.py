@@ -226,7 +226,13 @@ def test_a_keyword_only_index_still_answers_its_own_symbol(loguru_project):
     "setProxy",  # axios
     "redisCommand",  # hiredis
     "what does sdsMakeRoomFor do when the string needs to grow",  # hiredis
-    "how does roundRobinBalancer.Next avoid retrying a failed request on the same target?",  # echo
 ])
 def test_a_keyword_only_index_does_not_deliver_another_project_s_question_confident(loguru_project, prompt):
+    assert _keyword_only(loguru_project, prompt).outcome.form != "confident"
+
+
+def test_a_keyword_only_index_does_not_deliver_echos_balancer_question_confident(loguru_project):
+    # in the xfail list above until round 11: the close call at the top (signals.file_evidence) now puts the
+    # loguru file with more candidates first, and the delivery is no longer confident (a ranking change, not a fit)
+    prompt = "how does roundRobinBalancer.Next avoid retrying a failed request on the same target?"  # echo
     assert _keyword_only(loguru_project, prompt).outcome.form != "confident"

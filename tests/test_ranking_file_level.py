@@ -378,7 +378,10 @@ def test_a_file_named_by_the_questions_words_can_be_lifted_first(stems):
     # file_stems (measured, off by default: it lost JavaScript on dev and architecture on test):
     # "file system" are the initials of fs.c; paths.c repeats the words, fs.c does not
     query = "where are the file system operations?"
-    assert _files(stems, query)[:3] == ["src/paths.c", "src/workers.c", "src/fs.c"]
+    before = RankingOptions(evidence_margin=0.0)  # round 11's close call off: in a tiny index every file is covered
+    assert _files(stems, query, before)[:3] == ["src/paths.c", "src/workers.c", "src/fs.c"]
+    # round 11 (signals.file_evidence): workers.c, a close second with 3x the candidates, goes first
+    assert _files(stems, query)[:3] == ["src/workers.c", "src/paths.c", "src/fs.c"]
     assert _files(stems, query, replace(RankingOptions(), file_stem_boost=3.0))[0] == "src/fs.c"
     assert _files(stems, "how are threads started and joined?", replace(RankingOptions(), file_stem_boost=1.0))[0] == "src/thread.c"
 

@@ -36,6 +36,7 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
                                           "saturation", "record_data", *round_4[:3], "module_qualifiers", *round_4[3:],
                                           *round_6, "delegates", "test_subjects", "rare_names", "title_files",
                                           "report_paths",  # round 9
+                                          "file_evidence",  # round 11
                                           "dominant_file", "passage_order", "passage_choice"]
     off_by_default = ("kind_words", "free_functions", "root_package", "platform_variants", "community_files",
                       "docstring_chunks", "named_frames", "title_names", "header_pairs", "c_header_pairs", "error_literals",
@@ -43,31 +44,31 @@ def test_the_default_signals_in_order_and_an_ablation_is_one_name_off():
     assert in_force(RankingOptions()) == ("definitions", "path_priors", "path_words", "symbol_words", "older",
                                           "platform_twins", "saturation", "record_data", *round_4[:3], "module_qualifiers",
                                           *(name for name in round_4[3:] + round_6 if name not in off_by_default),
-                                          "delegates", "test_subjects", "title_files", "report_paths", "passage_order",
-                                          "passage_choice")
+                                          "delegates", "test_subjects", "title_files", "report_paths", "file_evidence",
+                                          "passage_order", "passage_choice")
     assert in_force(ablations()["with-file-stems"])[4] == "file_stems"
     assert in_force(ablations()["with-file-support"])[6:8] == ("file_support", "saturation")
     assert in_force(ablations()["with-central-files"])[4] == "central_files"
     assert in_force(ablations()["with-inline-tests"])[2] == "inline_tests"  # round 8, left off
     assert not {"named_platforms", "interface_pairs"} & set(in_force(ablations()["no-round-5"]))
     assert not {"module_qualifiers", "platform_twins"} & set(in_force(ablations()["no-symbols-def1"]))
-    assert in_force(ablations()["with-issue-texts"])[-14:-12] == ("named_frames", "title_names")
+    assert in_force(ablations()["with-issue-texts"])[-15:-13] == ("named_frames", "title_names")
     assert in_force(ablations()["no-record-data"]) == in_force(RankingOptions(off=frozenset({"record_data"})))
     assert in_force(ablations()["no-passage-choice"]) == in_force(RankingOptions(off=frozenset({"passage_choice"})))
     with_root = in_force(ablations()["with-root-package"])
     assert with_root[with_root.index("root_package") - 1] == "macro_or_function"
     tail = ("inline_pairs", "feature_catalogs", "error_types", "enum_files", "deprecated_types", "delegates",
-            "test_subjects", "title_files", "report_paths", "passage_order", "passage_choice")
-    assert in_force(ablations()["with-header-pairs"])[-13:] == ("header_pairs", "interface_pairs", *tail)
-    assert in_force(ablations()["with-error-literals"])[-13:] == ("interface_pairs", "error_literals", *tail)
-    assert in_force(ablations()["no-round-6"])[-10:] == ("interface_pairs", "error_types", "enum_files", "deprecated_types",
+            "test_subjects", "title_files", "report_paths", "file_evidence", "passage_order", "passage_choice")
+    assert in_force(ablations()["with-header-pairs"])[-14:] == ("header_pairs", "interface_pairs", *tail)
+    assert in_force(ablations()["with-error-literals"])[-14:] == ("interface_pairs", "error_literals", *tail)
+    assert in_force(ablations()["no-round-6"])[-11:] == ("interface_pairs", "error_types", "enum_files", "deprecated_types",
                                                         "delegates", "test_subjects", "title_files", "report_paths",
-                                                        "passage_order", "passage_choice")
-    assert in_force(ablations()["with-grammar-outputs"])[-12:-9] == ("grammar_outputs", "inline_pairs", "feature_catalogs")
-    assert in_force(ablations()["with-parallel-siblings"])[-12:-9] == ("inline_pairs", "parallel_siblings", "feature_catalogs")
+                                                        "file_evidence", "passage_order", "passage_choice")
+    assert in_force(ablations()["with-grammar-outputs"])[-13:-10] == ("grammar_outputs", "inline_pairs", "feature_catalogs")
+    assert in_force(ablations()["with-parallel-siblings"])[-13:-10] == ("inline_pairs", "parallel_siblings", "feature_catalogs")
     assert "passage_order" not in in_force(ablations()["no-passage-order"])
-    assert in_force(ablations()["with-dominant-file"])[-5:] == ("title_files", "report_paths", "dominant_file", "passage_order",
-                                                                "passage_choice")
+    assert in_force(ablations()["with-dominant-file"])[-6:] == ("title_files", "report_paths", "file_evidence", "dominant_file",
+                                                                "passage_order", "passage_choice")
     assert "delegates" not in in_force(ablations()["no-delegates"]) + in_force(ablations()["round-6-default"])
     assert "reexports" not in in_force(ablations()["no-reexports"])
     later = {"named_platforms", "named_frames", "title_names", "interface_pairs", "community_files", "prompt_waivers",

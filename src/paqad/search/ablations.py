@@ -84,6 +84,8 @@ ROUND_10_LOCALISATION_OFF = {"ci_prior": 1.0, "stem_named_tests": False, "bench_
 ROUND_10_OFF = {**ROUND_10_SYMBOLS_OFF, **ROUND_10_LOCALISATION_OFF}
 # issue 24, round 11 (branch defs11, symbol queries): this round's fields at their round-10 values
 ROUND_11_DEFS_OFF = {"package_qualifiers": False, "qualified_rows": False, "rust_impl_types": False}
+# issue 24, round 11 (branch prose11): this round's prose-question fields at their round-10 values
+ROUND_11_PROSE_OFF = {"evidence_margin": 0.0}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -272,6 +274,15 @@ def _round_11_defs(default: RankingOptions) -> dict[str, RankingOptions]:
     return {**configs, "no-round-11-defs": replace(default, **ROUND_11_DEFS_OFF)}
 
 
+def _round_11_prose(default: RankingOptions) -> dict[str, RankingOptions]:
+    """Issue 24, round 11 (prose questions): the close-call rule off (``no-file-evidence``), the two measured
+    and left off on (``with-...``), and every round-11 prose field off (``no-round-11-prose``)."""
+    return {
+        "no-file-evidence": replace(default, evidence_margin=0.0),
+        "no-round-11-prose": replace(default, **ROUND_11_PROSE_OFF),
+    }
+
+
 def ablations() -> dict[str, RankingOptions]:
     """Named configurations for the benchmark: baselines, the previous ranking, the default, and
     the default with each technique switched off."""
@@ -279,7 +290,7 @@ def ablations() -> dict[str, RankingOptions]:
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
                           passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
-                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF)
+                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_PROSE_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -326,7 +337,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
                  _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
-                 _round_10_symbols, _round_10_localisation, _round_11_defs):
+                 _round_10_symbols, _round_10_localisation, _round_11_defs, _round_11_prose):
         configs.update(part(default))
     configs["round-9-default"] = replace(default, **ROUND_10_OFF)  # main 0fc748d's default
     for kind in PRIOR_KINDS:

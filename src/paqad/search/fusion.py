@@ -63,6 +63,18 @@ def is_plain_question(info: QueryInfo) -> bool:
     return info.kind != SYMBOL and not info.long and not info.identifiers and not info.paths
 
 
+# a question's opening word: an English interrogative or an auxiliary opening a yes/no question
+_QUESTION_OPENING = re.compile(r"^\W*(how|where|what|which|why|when|who|whose|is|are|does|do|did|can|could|should|"
+                               r"will|would|in\s+which|at\s+what)\b", re.IGNORECASE)
+
+
+def asks_question(info: QueryInfo) -> bool:
+    """A query phrased as a question: it ends with ``?`` or opens with an interrogative ("how does
+    ...", "where are ...", "is there ..."); a commit message or a bare topic ("url validation
+    regex") is not one (issue 24, round 11: ``RankingOptions.evidence_margin`` acts on questions)."""
+    return info.text.rstrip().endswith("?") or bool(_QUESTION_OPENING.match(info.text))
+
+
 def pool_weights(pools: Pools, options: RankingOptions) -> tuple[float, float]:
     """(dense weight, BM25 weight) of the query's kind: ``symbol_*_weight`` for a query that is
     one identifier, else ``dense_weight`` / ``lexical_weight``, those x ``plain_dense_factor`` /

@@ -309,6 +309,12 @@ class RankingOptions:
     stem_named_tests: bool = True
     suffix_versions: bool = True
     bench_folders: bool = False
+    # issue 24, round 11 (bench/README.md "Round 11: prose questions at file level"): a close call at the top of a question: a runner-up (files 2-5) scoring >= evidence_margin x the first file
+    # with >= evidence_ratio x its candidate chunks is raised just above it (signals.file_evidence; 0.0 = off;
+    # dev where 0.818 -> 0.826, test all 0.878 -> 0.882, no kind or language lower on either half)
+    evidence_margin: float = 0.9
+    evidence_ratio: float = 3.0
+    evidence_depth: int = 1  # the file places settled so, from the first (measured, left at 1: 3 lost dev Java)
 
     @property
     def gather_depth(self) -> int:

@@ -335,9 +335,9 @@ def rank_with_evidence(store: store_mod.IndexStore, pools: Pools, *, top_n: int,
         info=pools.info, options=options, rows=rows, best=max(scores.values()),
         definitions=pools.definitions if options.symbols else (), named_paths=pools.named_paths,
         exempt=_exempt(store), file_text=lambda path: _file_text(store, path), bm25=pools.bm25,
-        # the files table is read only for central_files and common_path_words (both off by default)
+        # the files table is read for file_evidence (on), central_files and common_path_words (both off)
         file_chunks=(_file_chunks(store) if (options.priors and options.central_prior != 0.0)
-                     or options.common_path_share < 1.0 else {}),
+                     or options.common_path_share < 1.0 or options.evidence_margin > 0.0 else {}),
         file_lines=lambda path: _file_lines(store, path),
         main_languages=_main_languages(store) if options.docs_code and options.priors else frozenset(),
         # round 11: read on a qualifier rule's first question only (the manifests, once per generation)

@@ -57,6 +57,7 @@ from paqad.search.signals import (c_header_pairs, central_files, coherence, comm
                                   symbol_words, test_subjects, title_files, title_names, type_modules, version_copies)
 from paqad.search.signals import deprecated_types, enum_files, inline_tests  # issue 24, round 8
 from paqad.search.signals import report_paths  # issue 24, round 9
+from paqad.search.signals import file_evidence  # issue 24, round 11
 from paqad.search.signals.context import RankingContext
 from paqad.search.signals.older import ALL_SIGNALS, DEFAULT_SIGNALS, is_code_like
 
@@ -142,6 +143,8 @@ PIPELINE: tuple[Signal, ...] = (
     Signal("title_files", title_files.apply, lambda o: o.title_file_share > 0),
     # issue 24, round 9: the files a long prompt points at (a site-packages frame, a repository link, a module name)
     Signal("report_paths", report_paths.apply, lambda o: o.report_path_share > 0),
+    # issue 24, round 11: a close call at the top of a prose question settled for the file with more candidates
+    Signal("file_evidence", file_evidence.apply, lambda o: o.evidence_margin > 0.0),
     Signal("dominant_file", dominant_file.apply, lambda o: o.dominant_file_lead > 0),
     Signal("passage_order", passage_order.apply, lambda o: o.passage_bm25_weight > 0),
     Signal("passage_choice", passage_choice.apply, lambda o: o.passage_choice),
