@@ -11,9 +11,42 @@ import re
 from functools import lru_cache
 from itertools import chain
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
-# camelCase / PascalCase / ACRONYMWord boundaries: "HTTPServerError" -> HTTP, Server, Error
+# What an identifier is made of, in every script: the one definition the query analysis, the
+# keyword index and the ranking signals share (`café_total`, `Größe`, `用户名`, `_private`). On
+# ASCII text each pattern matches exactly what `[A-Za-z_]`, `[A-Za-z_][A-Za-z0-9_]*` and
+# `[A-Za-z]` did, so an index of ASCII code tokenizes byte for byte as before.
+NAME_START = r"(?!\d)\w"  # a letter of any script or "_"
+NAME = NAME_START + r"\w*"  # an identifier: snake_case, camelCase, größe_berechnen, 用户名
+LETTER = r"[^\W\d_]"  # a letter of any script
+
+
+def name_start(extra: str = "") -> str:
+    """A pattern for one character that starts a name: :data:`NAME_START` or one of ``extra``
+    (characters that are literal inside ``[...]``: ``"$"`` for JavaScript and PHP, ``"$~"``
+    for a C++ destructor)."""
+    return rf"(?!\d)[\w{extra}]"
+
+
+_IDENTIFIER = re.compile(NAME + r"|\d+")
+# camelCase / PascalCase / ACRONYMWord boundaries: "HTTPServerError" -> HTTP, Server, Error; matched
+# on case_shape(), so "GrößeBerechnen" -> Größe, Berechnen
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
+
+
+@lru_cache(maxsize=1 << 14)
+def case_shape(text: str) -> str:
+    """``text`` with each non-ASCII character replaced by an ASCII one of its kind, so that an
+    ASCII pattern about case (``[A-Z]``, ``[a-z0-9][A-Z]``) reads any script: an upper-case
+    letter becomes ``A``, a decimal digit ``0``, any other word character (a lower-case letter,
+    a letter of a script without case: CJK, Arabic) ``a``, anything else a space. Same length
+    as ``text``, so a match's span is the span in ``text``; ASCII text is returned as is.
+
+        case_shape("GrößeBerechnen")  # 'GraaeBerechnen'
+    """
+    if text.isascii():
+        return text
+    return "".join(ch if ch.isascii() else "A" if ch.isupper() else "0" if ch.isdecimal()
+                   else "a" if ch.isalnum() else " " for ch in text)
 
 # Words that carry no signal in a question about code. Kept short on purpose: programming
 # keywords such as "return" or "class" can matter in a query and are left in.
@@ -33,7 +66,10 @@ def identifier_parts(identifier: str) -> list[str]:
     for piece in identifier.split("_"):
         if not piece:
             continue
-        parts.extend(p.lower() for p in _CAMEL_PART.findall(piece))
+        if piece.isascii():
+            parts.extend(p.lower() for p in _CAMEL_PART.findall(piece))
+        else:
+            parts.extend(piece[m.start():m.end()].lower() for m in _CAMEL_PART.finditer(case_shape(piece)))
     return parts
 
 
