@@ -127,3 +127,26 @@ def test_config_is_also_under_rag(tmp_path: Path) -> None:
     assert run_cli("rag", "config", "get", "rag_top_n", project=root) == (0, "20\n", "")
     assert run_cli("rag", "config", "set", "rag_top_n", "x", project=root) == (
         2, "", "paqad-ai: error: rag_top_n='x' is not valid; allowed: an integer from 1 to 200\n")
+
+
+def test_a_config_file_that_is_not_utf8_is_one_line_naming_the_line_and_nothing_is_written(tmp_path: Path) -> None:
+    # Seen as a new user (round 11): `config set` and `config unset` on a .paqad/.config holding a
+    # Latin-1 byte said "internal error (a bug in paqad-ai ...): UnicodeDecodeError", exit 1; `config
+    # list` named byte offset 27 rather than the line.
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    config.parent.mkdir()
+    config.write_bytes(b"rag_enabled=true\nrag_top_n=5 # caf\xe9\n")
+    said = f"paqad-ai: error: {config}: line 2 is not UTF-8 text (byte 0xe9); rewrite that line in UTF-8 or delete it\n"
+    for args in (("config", "set", "rag_top_n", "7"), ("config", "unset", "rag_top_n"), ("config", "list")):
+        assert run_cli(*args, project=root) == (2, "", said), args
+    assert config.read_bytes() == b"rag_enabled=true\nrag_top_n=5 # caf\xe9\n"
+
+
+def test_a_paqad_gitignore_that_is_not_utf8_is_kept_byte_for_byte_and_completed(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    ignore = root / ".paqad" / ".gitignore"
+    ignore.parent.mkdir()
+    ignore.write_bytes(b"# caf\xe9\nvectors/\n")
+    assert run_cli("config", "set", "rag_top_n", "7", project=root)[0] == 0
+    assert ignore.read_bytes() == b"# caf\xe9\nvectors/\nsecrets.env\n.config\ncontext/\nlogs/\nstate/\n"
