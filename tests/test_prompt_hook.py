@@ -232,6 +232,9 @@ def test_malformed_stdin(host: str, stdin: bytes, indexed: Path) -> None:
     assert (paths.last_prompt.read_bytes() if paths.last_prompt.exists() else None) == before
     if stdin:
         assert "stdin is not a JSON object; prompt not recorded" in hook_log(paths)
+    else:  # it was "not a JSON object" too: a writer slower than the hook reads as nothing, and says so
+        assert ("nothing on stdin within 0.75 s of the hook's start (the host writes its JSON payload there); "
+                "prompt not recorded") in hook_log(paths)
     wait_for_refresh(paths, since)  # still refreshed: changed files are a query too
 
 
