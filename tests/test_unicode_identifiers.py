@@ -116,3 +116,24 @@ def unicode_project(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) 
 ])
 def test_non_ascii_names_find_their_definition(unicode_project: Path, query, path, text, first_line):
     assert holds(first_result(unicode_project, query), path, line_starting(text, first_line))
+
+
+@pytest.mark.parametrize("query, found", [
+    # before: no BM25 term at all (CJK was not a token)
+    ("用户名", [("src/用户.py", None)]),  # the file is one chunk defining 用户名 and 注册
+    # before: "ber", "count" and "bercount": util.count tied with it
+    ("über_count", [("src/kasse.py", "über_count"), ("src/util.py", "count")]),
+    ("größe_berechnen", [("src/kasse.py", "größe_berechnen")]),
+])
+def test_bm25_alone_finds_non_ascii_names(unicode_project: Path, query, found):
+    from paqad.project import ProjectPaths
+    from paqad.search.lexical import lexical_hits
+    from paqad.store import open_store
+
+    store = open_store(ProjectPaths(unicode_project), readonly=True)
+    try:
+        rows = [tuple(store.db.execute("SELECT path, symbol FROM chunks WHERE id = ?", (cid,)).fetchone())
+                for cid, _ in lexical_hits(store, query, 5)]
+    finally:
+        store.close()
+    assert rows == found
