@@ -116,6 +116,10 @@ def test_a_query_file_that_is_not_utf8_is_one_line_naming_the_file_and_the_fix(t
                "(`iconv -f latin1 -t utf-8`) or pipe it to `paqad-ai rag probe -`\n")
     assert run_cli("rag", "probe", "--query-file", str(tmp_path / "none.txt"), project=tmp_path) == (
         2, "", f"paqad-ai: error: --query-file {tmp_path / 'none.txt'}: cannot read (No such file or directory)\n")
+    # round 11: a QUERY beside --query-file was dropped without a word (the file was searched)
+    query.write_text("where is the cache", encoding="utf-8")
+    assert run_cli("rag", "probe", "größe", "--query-file", str(query), project=tmp_path) == (
+        2, "", f"paqad-ai: error: probe got a QUERY ('größe') and --query-file {query}: give one of them\n")
 
 
 def test_the_terminal_progress_bar_counts_with_separators_too() -> None:

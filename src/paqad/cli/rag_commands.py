@@ -243,6 +243,8 @@ def _argv_text(value: str) -> str:
 
 
 def _read_query(query: str | None, query_file: Path | None) -> str:
+    if query_file is not None and query is not None:  # it searched the file and dropped QUERY without a word
+        raise UsageError(f"probe got a QUERY ({query!r}) and --query-file {query_file}: give one of them")
     if query_file is not None:
         try:
             text = query_file.read_text(encoding="utf-8")
