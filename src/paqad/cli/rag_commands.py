@@ -192,8 +192,10 @@ def clear(yes: bool, project_root: Path | None) -> None:
             raise ConfirmationNeededError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.build import clear_index
+    from paqad.deliver.refresh import drop_retrieved_section
 
     existed = clear_index(paths, notify=_note)
+    drop_retrieved_section(paths)
     click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
