@@ -153,6 +153,7 @@ def test_bad_arguments_are_rejected_with_one_clear_line(indexed: Path) -> None:
         ("search_code", {"query": "distance", "path_prefix": "notes"}),
         ("search_code", {"query": "distance", "include": ["*.rs"]}),
         ("grep_code", {"pattern": "(unclosed", "regex": True}),
+        ("grep_code", {"pattern": "x" * 100_000}),  # round 11: was echoed back whole (100 kB to the agent)
         ("index_status", {"verbose": True}),
         ("search_code", {"query": "   "}),
     ])
@@ -168,6 +169,7 @@ def test_bad_arguments_are_rejected_with_one_clear_line(indexed: Path) -> None:
         "search_code: path_prefix 'notes' exists but holds no indexed file (see `paqad-ai rag status --explain notes`)",
         "search_code: include ['*.rs'] / exclude [] leave no indexed file",
         "grep_code: pattern '(unclosed' is not a valid regular expression: missing ), unterminated subpattern at position 0",
+        "grep_code: pattern is 100,000 characters; at most 1,000: grep for a distinctive part of it",
         "index_status: unknown argument 'verbose'; it takes no arguments",
         "search_code: query is empty",
     ]
