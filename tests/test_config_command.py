@@ -150,3 +150,11 @@ def test_a_paqad_gitignore_that_is_not_utf8_is_kept_byte_for_byte_and_completed(
     ignore.write_bytes(b"# caf\xe9\nvectors/\n")
     assert run_cli("config", "set", "rag_top_n", "7", project=root)[0] == 0
     assert ignore.read_bytes() == b"# caf\xe9\nvectors/\nsecrets.env\n.config\ncontext/\nlogs/\nstate/\n"
+
+
+def test_a_negative_value_is_judged_by_the_key_not_taken_for_an_option(tmp_path: Path) -> None:
+    # round 11: `config set rag_top_n -3` said "No such option '-3'"
+    root = _project(tmp_path)
+    assert run_cli("config", "set", "rag_top_n", "-3", project=root) == (
+        2, "", "paqad-ai: error: rag_top_n='-3' is not valid; allowed: an integer from 1 to 200\n")
+    assert not (root / ".paqad" / ".config").exists()

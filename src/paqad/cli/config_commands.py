@@ -73,7 +73,8 @@ def get_cmd(key: str, project_root: Path | None) -> None:
     click.echo(info.value)
 
 
-@config.command("set")
+# a VALUE such as -3 is the value (it was "No such option '-3'"), for the key's check to judge
+@config.command("set", context_settings={"ignore_unknown_options": True})
 @click.argument("key")
 @click.argument("value")
 @project_root_option
