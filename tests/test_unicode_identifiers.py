@@ -23,6 +23,8 @@ def test_index_tokens_keep_non_ascii_letters_and_ascii_text_is_unchanged():
     assert index_tokens("parseHTTPResponse_v2 x2 123abc _private") == [
         "parse", "http", "response", "v2", "parsehttpresponsev2", "x2", "123", "abc", "private"]
     assert identifier_parts("HTTPServerError") == ["http", "server", "error"]
+    # a script written without spaces is a token of its own beside a Latin name, "_" joins nothing
+    assert index_tokens("def get用户名(): 用户_名称 = 1") == ["def", "get", "用户名", "用户", "名称", "1"]
 
 
 def test_case_shape_keeps_length_and_ascii():
@@ -37,6 +39,9 @@ def test_query_terms_of_non_ascii_identifiers():
     assert query_terms("Größe") == ["größe"]
     assert query_terms("über_count") == ["über", "count", "übercount"]
     assert query_terms("用户名在哪里") == ["用户名在哪里"]
+    # written against CJK without a space: the Latin name is still its own term (it became
+    # "安全cookie在哪里签名" when \w took every script, and "cookie" alone before)
+    assert query_terms("安全cookie在哪里签名") == ["安全", "cookie", "在哪里签名"]
 
 
 @pytest.mark.parametrize("query, kind, identifiers, words", [
@@ -48,6 +53,10 @@ def test_query_terms_of_non_ascii_identifiers():
     ("wie wird straßeÖffnen aufgerufen", "prose", ["straßeÖffnen"], ("wie", "wird", "straßeöffnen", "aufgerufen")),
     ("where is `用户名` defined", "prose", ["用户名"], ("用户名", "defined")),
     ("how does mergeOptions treat arrays", "prose", ["mergeOptions"], ("mergeoptions", "treat", "arrays")),
+    # a name written against Japanese: the name, not the whole run (main read it all as one symbol)
+    ("IOLoop.call_laterはどこで定義されていますか", "prose", ["IOLoop.call_later"],
+     ("ioloop", "call", "later", "はどこで定義されていますか")),
+    ("get_signed_cookieの実装", "prose", ["get_signed_cookie"], ("signed", "cookie", "の実装")),
 ])
 def test_analysis_reads_names_in_any_script(query, kind, identifiers, words):
     info = analyze(query)
@@ -113,6 +122,7 @@ def unicode_project(tmp_path_factory: pytest.TempPathFactory, paqad_home: Path) 
     ("where is größe_berechnen defined", "src/kasse.py", KASSE, "def größe_berechnen"),
     ("über_count", "src/kasse.py", KASSE, "def über_count"),
     ("用户名", "src/用户.py", USERS, "def 用户名"),
+    ("größe_berechnenはどこで定義されていますか", "src/kasse.py", KASSE, "def größe_berechnen"),
 ])
 def test_non_ascii_names_find_their_definition(unicode_project: Path, query, path, text, first_line):
     assert holds(first_result(unicode_project, query), path, line_starting(text, first_line))

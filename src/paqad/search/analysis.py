@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from paqad.index.tokens import LETTER, STOPWORDS, case_shape, name_start
+from paqad.index.tokens import LETTER, STOPWORDS, case_shape, name_start, spaced
 
 SYMBOL, PROSE = "symbol", "prose"
 LONG_PROMPT_CHARS = 400
@@ -277,7 +277,7 @@ def analyze(query: str) -> QueryInfo:
     otherwise backtrack over them (a pasted 100 kB blob took 25 s).
     """
     text = _LONG_TOKEN.sub(lambda m: m.group(0)[:MAX_TOKEN_CHARS], query.strip())
-    single = _symbol_query(text)
+    single = _symbol_query(spaced(text))
     identifiers: dict[str, Identifier] = {}
     if single is not None:
         identifiers[single.text] = single
@@ -288,9 +288,9 @@ def analyze(query: str) -> QueryInfo:
     long = len(text) > LONG_PROMPT_CHARS or lines >= LONG_PROMPT_LINES
     report = without_checklists(text) if long and TEMPLATE_LINES else text  # a long prompt's own words
     if single is None:
-        _embedded_identifiers(report, identifiers)
+        _embedded_identifiers(spaced(report), identifiers)
     words = tuple(dict.fromkeys(
-        w.lower() for w in _WORD.findall(_prose_of(report)) if len(w) > 2 and w.lower() not in STOPWORDS
+        w.lower() for w in _WORD.findall(spaced(_prose_of(report))) if len(w) > 2 and w.lower() not in STOPWORDS
     ))
     names = [i.text for i in identifiers.values()]
     if long:
