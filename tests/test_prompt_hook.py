@@ -238,6 +238,19 @@ def test_malformed_stdin(host: str, stdin: bytes, indexed: Path) -> None:
     wait_for_refresh(paths, since)  # still refreshed: changed files are a query too
 
 
+def test_a_payload_over_the_stdin_cap_is_logged_as_that(indexed: Path) -> None:
+    # round 11: 30 MB on stdin (only the first 4 MiB read) was logged "stdin is not a JSON object"
+    from paqad.hosts.prompt_hook import MAX_STDIN_BYTES
+
+    huge = json.dumps({"prompt": "where is the cache", "cwd": str(indexed), "pad": "y" * (5 * 1024 * 1024)}).encode()
+    assert parse_hook_input(huge[:MAX_STDIN_BYTES]).cut and not parse_hook_input(b"not json{").cut
+    paths = ProjectPaths(indexed)
+    proc, elapsed = run_hook("claude", huge, root=indexed)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, nothing_for("claude"), b"")
+    assert ("stdin holds 4 MiB or more, more than a prompt payload; only that much was read; prompt not recorded"
+            in hook_log(paths))
+
+
 def test_a_prompt_with_a_lone_surrogate_gets_its_section_and_is_recorded(indexed: Path) -> None:
     # Valid JSON (`\ud83d`, half an emoji): recording the prompt raised UnicodeEncodeError and the
     # search never answered ("search did not finish"), so the prompt got nothing.

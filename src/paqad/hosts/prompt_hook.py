@@ -62,6 +62,7 @@ class HookInput:
         malformed: the payload was not a JSON object.
         empty: nothing (or only white space) came on stdin: a host that wrote nothing, or a writer
             slower than :data:`STDIN_SECONDS` (the log says which of the two, not "not JSON").
+        cut: stdin held :data:`MAX_STDIN_BYTES` or more, of which only that much was read.
     """
 
     prompt: str | None
@@ -69,6 +70,7 @@ class HookInput:
     session_id: str | None
     malformed: bool
     empty: bool = False
+    cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,8 @@ def parse_hook_input(raw: bytes | str) -> HookInput:
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
-        return HookInput(None, None, None, malformed=True, empty=data is None and not text.strip())
+        return HookInput(None, None, None, malformed=True, empty=data is None and not text.strip(),
+                         cut=len(raw) >= MAX_STDIN_BYTES)
     prompt = data.get("prompt")
     start: Any = data.get("cwd")
     roots = data.get("workspace_roots")
@@ -315,6 +318,9 @@ def _answer(host: Host, payload: HookInput, project_root: Path | None, started: 
     if payload.empty:  # a writer slower than the hook (a pyenv shim at load 7 took 1.07 s) reads as nothing
         log_problem(paths, host.name, f"nothing on stdin within {STDIN_SECONDS:g} s of the hook's start (the host "
                                       "writes its JSON payload there); prompt not recorded")
+    elif payload.cut:  # a 30 MB payload was logged "not a JSON object"
+        log_problem(paths, host.name, f"stdin holds {MAX_STDIN_BYTES // (1024 * 1024)} MiB or more, more than a prompt "
+                                      "payload; only that much was read; prompt not recorded")
     elif payload.malformed:
         log_problem(paths, host.name, "stdin is not a JSON object; prompt not recorded")
     prompt = payload.prompt
