@@ -158,3 +158,25 @@ def test_a_negative_value_is_judged_by_the_key_not_taken_for_an_option(tmp_path:
     assert run_cli("config", "set", "rag_top_n", "-3", project=root) == (
         2, "", "paqad-ai: error: rag_top_n='-3' is not valid; allowed: an integer from 1 to 200\n")
     assert not (root / ".paqad" / ".config").exists()
+
+
+def test_a_new_provider_brings_its_model_when_the_file_names_another_provider_s(tmp_path: Path) -> None:
+    # round 11: `config set rag_embedding_provider openai` after a local init kept
+    # rag_embedding_model=Xenova/all-MiniLM-L6-v2 in .paqad/.config, which OpenAI does not serve
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    config.parent.mkdir()
+    config.write_text("rag_enabled=true\nrag_embedding_provider=local\nrag_embedding_model=Xenova/all-MiniLM-L6-v2\n")
+    assert run_cli("config", "set", "rag_embedding_provider", "openai", project=root) == (0, (
+        "rag_embedding_provider=openai written to .paqad/.config\n"
+        "rag_embedding_model=text-embedding-3-small written too (openai does not serve Xenova/all-MiniLM-L6-v2; "
+        "`paqad-ai config set rag_embedding_model ID` for another)\n"), "")
+    assert config.read_text() == "rag_enabled=true\nrag_embedding_provider=openai\nrag_embedding_model=text-embedding-3-small\n"
+    # a model of the provider in force is kept; one of another provider is refused, nothing written
+    assert run_cli("config", "set", "rag_embedding_model", "text-embedding-3-large", project=root)[0] == 0
+    assert run_cli("config", "set", "rag_embedding_model", "voyage-code-3", project=root) == (2, "", (
+        "paqad-ai: error: rag_embedding_model=voyage-code-3 is a voyageai model and rag_embedding_provider is openai; "
+        "run `paqad-ai config set rag_embedding_provider voyageai` first\n"))
+    assert run_cli("config", "set", "rag_embedding_provider", "openai", project=root)[1] == (
+        "rag_embedding_provider=openai written to .paqad/.config\n")
+    assert config.read_text() == "rag_enabled=true\nrag_embedding_provider=openai\nrag_embedding_model=text-embedding-3-large\n"

@@ -38,6 +38,12 @@ MODEL_DIMENSIONS = {
     "text-embedding-3-large": 3072,
     "voyage-code-3": 1024,
 }
+# Which provider serves each model above (a model not listed: unknown, never judged).
+MODEL_PROVIDERS = {
+    "Xenova/all-MiniLM-L6-v2": "local", "Xenova/jina-embeddings-v2-base-code": "local",
+    "minishlab/potion-code-16M": "local", "local/all-MiniLM-L6-v2-static256": "local",
+    "text-embedding-3-small": "openai", "text-embedding-3-large": "openai", "voyage-code-3": "voyageai",
+}
 # Model window in word pieces: all-MiniLM-L6-v2 was trained with max_seq_length 256
 # (sentence-transformers model card); jina code v2 accepts 8192 but we keep chunks small.
 LOCAL_MODEL_WINDOW = {
@@ -406,7 +412,13 @@ def set_local_value(paths: ProjectPaths, name: str, raw: str) -> Settings:
     if name == "rag_team_store":  # refused before the write: a password never touches the disk
         _refuse_stored_password(value, paths.local_config.relative_to(paths.root).as_posix())
     before = read_config_text(paths.local_config)
-    write_local_values(paths, {name: raw.strip()})
+    updates = {name: raw.strip()}
+    if name == "rag_embedding_model" and MODEL_PROVIDERS.get(value) not in (None, provider := load_settings(paths).rag_embedding_provider):
+        raise ConfigError(f"rag_embedding_model={value} is a {MODEL_PROVIDERS[value]} model and rag_embedding_provider is "
+                          f"{provider}; run `paqad-ai config set rag_embedding_provider {MODEL_PROVIDERS[value]}` first")
+    if name == "rag_embedding_provider":
+        updates.update(_model_for_provider(paths, value))
+    write_local_values(paths, updates)
     ensure_paqad_gitignore(paths)  # before any `rag init`: .paqad/.config is this machine's, never committed
     try:
         return load_settings(paths)
@@ -416,6 +428,20 @@ def set_local_value(paths: ProjectPaths, name: str, raw: str) -> Settings:
         else:
             write_text_atomic(paths.local_config, before)
         raise
+
+
+def _model_for_provider(paths: ProjectPaths, provider: str) -> dict[str, str]:
+    """What to write beside a new ``rag_embedding_provider``, as ``rag init --provider`` does: that
+    provider's default model when the model a settings file names is another provider's
+    (:data:`MODEL_PROVIDERS`; round 11: `config set rag_embedding_provider openai` kept
+    Xenova/all-MiniLM-L6-v2, which OpenAI does not serve, and the rebuild it asked for would have
+    failed); else nothing (a default model follows the provider by itself, an environment
+    variable wins anyway, a model not listed is not judged)."""
+    current = load_settings(paths)
+    model, source = current.rag_embedding_model, current.sources.get("rag_embedding_model", "default")
+    if source.startswith(("default", "env ")) or MODEL_PROVIDERS.get(model, provider) == provider:
+        return {}
+    return {"rag_embedding_model": DEFAULT_MODELS[provider]}
 
 
 def unset_local_value(paths: ProjectPaths, name: str) -> bool:
