@@ -127,3 +127,56 @@ def test_config_is_also_under_rag(tmp_path: Path) -> None:
     assert run_cli("rag", "config", "get", "rag_top_n", project=root) == (0, "20\n", "")
     assert run_cli("rag", "config", "set", "rag_top_n", "x", project=root) == (
         2, "", "paqad-ai: error: rag_top_n='x' is not valid; allowed: an integer from 1 to 200\n")
+
+
+def test_a_config_file_that_is_not_utf8_is_one_line_naming_the_line_and_nothing_is_written(tmp_path: Path) -> None:
+    # Seen as a new user (round 11): `config set` and `config unset` on a .paqad/.config holding a
+    # Latin-1 byte said "internal error (a bug in paqad-ai ...): UnicodeDecodeError", exit 1; `config
+    # list` named byte offset 27 rather than the line.
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    config.parent.mkdir()
+    config.write_bytes(b"rag_enabled=true\nrag_top_n=5 # caf\xe9\n")
+    said = f"paqad-ai: error: {config}: line 2 is not UTF-8 text (byte 0xe9); rewrite that line in UTF-8 or delete it\n"
+    for args in (("config", "set", "rag_top_n", "7"), ("config", "unset", "rag_top_n"), ("config", "list")):
+        assert run_cli(*args, project=root) == (2, "", said), args
+    assert config.read_bytes() == b"rag_enabled=true\nrag_top_n=5 # caf\xe9\n"
+
+
+def test_a_paqad_gitignore_that_is_not_utf8_is_kept_byte_for_byte_and_completed(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    ignore = root / ".paqad" / ".gitignore"
+    ignore.parent.mkdir()
+    ignore.write_bytes(b"# caf\xe9\nvectors/\n")
+    assert run_cli("config", "set", "rag_top_n", "7", project=root)[0] == 0
+    assert ignore.read_bytes() == b"# caf\xe9\nvectors/\nsecrets.env\n.config\ncontext/\nlogs/\nstate/\n"
+
+
+def test_a_negative_value_is_judged_by_the_key_not_taken_for_an_option(tmp_path: Path) -> None:
+    # round 11: `config set rag_top_n -3` said "No such option '-3'"
+    root = _project(tmp_path)
+    assert run_cli("config", "set", "rag_top_n", "-3", project=root) == (
+        2, "", "paqad-ai: error: rag_top_n='-3' is not valid; allowed: an integer from 1 to 200\n")
+    assert not (root / ".paqad" / ".config").exists()
+
+
+def test_a_new_provider_brings_its_model_when_the_file_names_another_provider_s(tmp_path: Path) -> None:
+    # round 11: `config set rag_embedding_provider openai` after a local init kept
+    # rag_embedding_model=Xenova/all-MiniLM-L6-v2 in .paqad/.config, which OpenAI does not serve
+    root = _project(tmp_path)
+    config = root / ".paqad" / ".config"
+    config.parent.mkdir()
+    config.write_text("rag_enabled=true\nrag_embedding_provider=local\nrag_embedding_model=Xenova/all-MiniLM-L6-v2\n")
+    assert run_cli("config", "set", "rag_embedding_provider", "openai", project=root) == (0, (
+        "rag_embedding_provider=openai written to .paqad/.config\n"
+        "rag_embedding_model=text-embedding-3-small written too (openai does not serve Xenova/all-MiniLM-L6-v2; "
+        "`paqad-ai config set rag_embedding_model ID` for another)\n"), "")
+    assert config.read_text() == "rag_enabled=true\nrag_embedding_provider=openai\nrag_embedding_model=text-embedding-3-small\n"
+    # a model of the provider in force is kept; one of another provider is refused, nothing written
+    assert run_cli("config", "set", "rag_embedding_model", "text-embedding-3-large", project=root)[0] == 0
+    assert run_cli("config", "set", "rag_embedding_model", "voyage-code-3", project=root) == (2, "", (
+        "paqad-ai: error: rag_embedding_model=voyage-code-3 is a voyageai model and rag_embedding_provider is openai; "
+        "run `paqad-ai config set rag_embedding_provider voyageai` first\n"))
+    assert run_cli("config", "set", "rag_embedding_provider", "openai", project=root)[1] == (
+        "rag_embedding_provider=openai written to .paqad/.config\n")
+    assert config.read_text() == "rag_enabled=true\nrag_embedding_provider=openai\nrag_embedding_model=text-embedding-3-large\n"

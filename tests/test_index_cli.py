@@ -217,6 +217,33 @@ def test_clear_deletes_vectors_only_and_keeps_secrets(project):
     assert settings.rag_enabled is False and settings.rag_top_n == 7
 
 
+def test_clear_takes_the_deleted_index_s_passages_out_of_the_session_file_and_status(project):
+    # Seen as a new user (round 11): after `rag clear --yes`, session-context.md still held the
+    # passages (Cursor's rule tells the agent to read it), every refresh said "nothing to do", and
+    # `rag status` said "Index: none" then "Last refresh: ... index up to date".
+    from paqad.deliver.query import record_prompt
+
+    paths = ProjectPaths(project)
+    assert run("rag", "init", project=project)[0] == 0
+    record_prompt(paths, "where are invoice numbers assigned")
+    assert run("rag", "refresh-context", project=project)[0] == 0
+    text = paths.session_context.read_text(encoding="utf-8")
+    assert text.startswith("## Retrieved context\n") and "billing.py" in text
+    paths.session_context.write_text(text + "\n## My notes\n\nkept as written\n", encoding="utf-8")
+    assert run("rag", "clear", "--yes", project=project)[0] == 0
+    assert paths.session_context.read_text(encoding="utf-8") == "## My notes\n\nkept as written\n"
+    assert not (paths.state_dir / "last-refresh.json").exists()
+    code, out, _ = run("rag", "status", project=project)
+    assert code == 0 and "Index: none (run `paqad-ai rag init`)" in out and "Last refresh" not in out
+    # retrieval switched off by hand: the next refresh takes the section out too
+    assert run("rag", "init", project=project)[0] == 0
+    assert run("rag", "refresh-context", project=project)[0] == 0
+    assert "## Retrieved context" in paths.session_context.read_text(encoding="utf-8")
+    assert run("config", "set", "rag_enabled", "false", project=project)[0] == 0
+    assert run("rag", "refresh-context", project=project) == (0, "retrieval is off (rag_enabled=false); nothing to do\n", "")
+    assert paths.session_context.read_text(encoding="utf-8") == "## My notes\n\nkept as written\n"
+
+
 def test_precision_change_makes_the_index_stale_then_rebuild_is_clean(project, monkeypatch):
     assert run("rag", "init", project=project)[0] == 0
     monkeypatch.setenv("PAQAD_RAG_EMBEDDING_PRECISION", "fp32")

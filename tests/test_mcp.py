@@ -153,6 +153,7 @@ def test_bad_arguments_are_rejected_with_one_clear_line(indexed: Path) -> None:
         ("search_code", {"query": "distance", "path_prefix": "notes"}),
         ("search_code", {"query": "distance", "include": ["*.rs"]}),
         ("grep_code", {"pattern": "(unclosed", "regex": True}),
+        ("grep_code", {"pattern": "x" * 100_000}),  # round 11: was echoed back whole (100 kB to the agent)
         ("index_status", {"verbose": True}),
         ("search_code", {"query": "   "}),
     ])
@@ -168,6 +169,7 @@ def test_bad_arguments_are_rejected_with_one_clear_line(indexed: Path) -> None:
         "search_code: path_prefix 'notes' exists but holds no indexed file (see `paqad-ai rag status --explain notes`)",
         "search_code: include ['*.rs'] / exclude [] leave no indexed file",
         "grep_code: pattern '(unclosed' is not a valid regular expression: missing ), unterminated subpattern at position 0",
+        "grep_code: pattern is 100,000 characters; at most 1,000: grep for a distinctive part of it",
         "index_status: unknown argument 'verbose'; it takes no arguments",
         "search_code: query is empty",
     ]
@@ -421,3 +423,15 @@ def test_a_query_longer_than_a_prompt_is_searched_as_the_hook_searches_a_pasted_
     data = _ok(results[0])
     assert len(data["query"]) <= MAX_PROMPT_CHARS and "ValueError: haversine() got a str" in data["query"].splitlines()
     assert data["results"][0]["path"] == "src/geo/distance.py"
+
+
+def test_a_project_folder_not_named_in_utf8_gets_every_answer(tmp_path: Path, paqad_home: Path) -> None:
+    # Seen as a new user (round 11): in /work/tmp/proj_caf\xe9 (Latin-1 bytes), the answer naming
+    # the project root (path_prefix outside it) never came (the SDK's writer could not serialise the
+    # lone surrogate and the client waited for ever), and index_status said "Error executing tool".
+    root = build_index(tmp_path / os.fsdecode(b"proj_caf\xe9"), FILES, paqad_home)
+    _, results = _calls(root, [("search_code", {"query": "distance", "path_prefix": "../outside"}), ("index_status", {})])
+    shown = str(tmp_path) + "/proj_caf\\xe9"
+    assert _error(results[0]) == f"search_code: path_prefix ../outside: outside the project {shown}"
+    assert results[1].is_error is False
+    assert json.loads(results[1].content[0].text)["project_root"] == shown

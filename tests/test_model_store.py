@@ -184,6 +184,17 @@ def test_an_unknown_model_id_is_said_to_be_unknown(fresh_home, tmp_path, monkeyp
         "Xenova/jina-embeddings-v2-base-code, minishlab/potion-code-16M, local/all-MiniLM-L6-v2-static256): check the id")
 
 
+def test_a_remote_model_asked_of_the_local_provider_names_its_provider(fresh_home, tmp_path, monkeypatch):
+    """Round 11: `rag init --provider local --model text-embedding-3-small` got the paragraph on model files."""
+    monkeypatch.setenv("PAQAD_MODEL_MIRROR", str(tmp_path))
+    with pytest.raises(ModelMissingError) as raised:
+        ensure_model("text-embedding-3-small")
+    assert str(raised.value) == (
+        "text-embedding-3-small is a model of openai, not a local one: run with `--provider openai` (or give a local "
+        "model: Xenova/all-MiniLM-L6-v2, Xenova/jina-embeddings-v2-base-code, minishlab/potion-code-16M, "
+        "local/all-MiniLM-L6-v2-static256)")
+
+
 def test_damaged_store_file_is_fetched_again(fresh_home):
     folder = ensure_model(REPO)
     (folder / "tokenizer.json").write_text("{}")  # size differs from the marker's record

@@ -273,3 +273,29 @@ def test_a_refresh_that_syncs_many_new_chunks_says_how_far_it_is(git_repo):
     assert len(lines) >= 2 and all(re.fullmatch(r"(chunking \d+/\d+ files.*|embedding \d+/149 chunks, \d+/s, .*)", line)
                                    for line in lines)
     assert re.fullmatch(r"embedding 149/149 chunks, \d+/s, done in \d+s", lines[-1])
+
+
+def test_rag_eval_off_a_terminal_says_how_far_a_long_build_is_and_nothing_for_a_short_one():
+    # Seen as a new user (round 11): `rag eval` into a pipe or CI log built its index without a line
+    # (the bars were shown on a terminal only); `--from-git` never showed any progress.
+    from paqad.cli.eval_command import eval_progress
+    from paqad.cli.rag_commands import BuildProgress
+
+    assert isinstance(eval_progress(False, False, True), BuildProgress)
+    for from_git, as_json, terminal in [(False, False, False), (True, False, True), (True, False, False), (False, True, True)]:
+        chosen = eval_progress(from_git, as_json, terminal)
+        assert isinstance(chosen, PlainProgress) and not chosen.chatty
+    now = [0.0]
+    stream = io.StringIO()
+    progress = PlainProgress(stream, clock=lambda: now[0], chatty=False)
+    for second, done in [(0, 0), (2, 100), (3, 416)]:  # a 3 s embedding: silent
+        now[0] = second
+        progress("embed", done, 416)
+    progress("eligible", 67, 70)
+    assert stream.getvalue() == ""
+    for second, done in [(10, 0), (14, 300), (15.5, 400), (21, 900), (22, 1000)]:  # a 12 s one: every 5 s
+        now[0] = second
+        progress("embed", done, 1000)
+    assert stream.getvalue().splitlines() == [
+        "embedding 400/1,000 chunks, 73/s, ~8s left", "embedding 900/1,000 chunks, 82/s, ~1s left",
+        "embedding 1,000/1,000 chunks, 83/s, done in 12s"]

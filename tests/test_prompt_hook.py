@@ -232,7 +232,23 @@ def test_malformed_stdin(host: str, stdin: bytes, indexed: Path) -> None:
     assert (paths.last_prompt.read_bytes() if paths.last_prompt.exists() else None) == before
     if stdin:
         assert "stdin is not a JSON object; prompt not recorded" in hook_log(paths)
+    else:  # it was "not a JSON object" too: a writer slower than the hook reads as nothing, and says so
+        assert ("nothing on stdin within 0.75 s of the hook's start (the host writes its JSON payload there); "
+                "prompt not recorded") in hook_log(paths)
     wait_for_refresh(paths, since)  # still refreshed: changed files are a query too
+
+
+def test_a_payload_over_the_stdin_cap_is_logged_as_that(indexed: Path) -> None:
+    # round 11: 30 MB on stdin (only the first 4 MiB read) was logged "stdin is not a JSON object"
+    from paqad.hosts.prompt_hook import MAX_STDIN_BYTES
+
+    huge = json.dumps({"prompt": "where is the cache", "cwd": str(indexed), "pad": "y" * (5 * 1024 * 1024)}).encode()
+    assert parse_hook_input(huge[:MAX_STDIN_BYTES]).cut and not parse_hook_input(b"not json{").cut
+    paths = ProjectPaths(indexed)
+    proc, elapsed = run_hook("claude", huge, root=indexed)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, nothing_for("claude"), b"")
+    assert ("stdin holds 4 MiB or more, more than a prompt payload; only that much was read; prompt not recorded"
+            in hook_log(paths))
 
 
 def test_a_prompt_with_a_lone_surrogate_gets_its_section_and_is_recorded(indexed: Path) -> None:

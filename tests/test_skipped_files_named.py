@@ -7,6 +7,7 @@ under `keyword search ready: 1,139 chunks`."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,10 @@ def test_a_query_file_that_is_not_utf8_is_one_line_naming_the_file_and_the_fix(t
                "(`iconv -f latin1 -t utf-8`) or pipe it to `paqad-ai rag probe -`\n")
     assert run_cli("rag", "probe", "--query-file", str(tmp_path / "none.txt"), project=tmp_path) == (
         2, "", f"paqad-ai: error: --query-file {tmp_path / 'none.txt'}: cannot read (No such file or directory)\n")
+    # round 11: a QUERY beside --query-file was dropped without a word (the file was searched)
+    query.write_text("where is the cache", encoding="utf-8")
+    assert run_cli("rag", "probe", "größe", "--query-file", str(query), project=tmp_path) == (
+        2, "", f"paqad-ai: error: probe got a QUERY ('größe') and --query-file {query}: give one of them\n")
 
 
 def test_the_terminal_progress_bar_counts_with_separators_too() -> None:
@@ -166,3 +171,16 @@ def test_status_prints_the_last_refresh_duration_as_the_summaries_do(git_repo) -
     lines = project_status(ProjectPaths(root)).lines(lambda header, rows: ["table"])
     assert [line for line in lines if line.startswith("Last refresh: ")][0].endswith(
         ", 1.11s — index up to date (3 files, 4 chunks)")
+
+
+def test_explain_a_dangling_symlink_says_where_it_points_and_that_nothing_is_there(tmp_path: Path) -> None:
+    # round 11: it said "the file it points to is indexed where it lives in the project" for a link to nowhere
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "real.py").write_text("def real():\n    return 'a file long enough to be worth indexing'\n")
+    os.symlink("/nonexistent/gone.py", tmp_path / "dangling.py")
+    os.symlink("real.py", tmp_path / "alias.py")
+    assert run_cli("rag", "status", "--explain", "dangling.py", project=tmp_path) == (0, (
+        "dangling.py: not indexed (check:symlink)\n"
+        "  a symbolic link to /nonexistent/gone.py, which does not exist: nothing to index\n"), "")
+    assert run_cli("rag", "status", "--explain", "alias.py", project=tmp_path)[1].splitlines()[1] == (
+        "  symbolic links are never followed; the file it points to is indexed where it lives in the project")

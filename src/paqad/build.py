@@ -560,7 +560,9 @@ def clear_index(paths: ProjectPaths, notify: Callable[[str], None] | None = None
     """Delete ``.paqad/vectors/`` (waiting for a running writer; ``notify`` hears of the wait) and
     set ``rag_enabled=false``.
 
-    Secrets, other settings and the rest of ``.paqad/`` are kept. Returns whether an index existed.
+    Secrets, other settings and the rest of ``.paqad/`` are kept, but for the record of the last
+    refresh (``rag status`` showed "Last refresh: ... index up to date" under "Index: none").
+    Returns whether an index existed.
     """
     import shutil
 
@@ -568,5 +570,6 @@ def clear_index(paths: ProjectPaths, notify: Callable[[str], None] | None = None
     if existed:
         with store_mod.write_lock(paths, blocking=True, job="deleting the index", notify=notify):
             shutil.rmtree(paths.vectors_dir)
+    (paths.state_dir / "last-refresh.json").unlink(missing_ok=True)
     write_local_values(paths, {"rag_enabled": False})
     return existed

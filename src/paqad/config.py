@@ -38,6 +38,12 @@ MODEL_DIMENSIONS = {
     "text-embedding-3-large": 3072,
     "voyage-code-3": 1024,
 }
+# Which provider serves each model above (a model not listed: unknown, never judged).
+MODEL_PROVIDERS = {
+    "Xenova/all-MiniLM-L6-v2": "local", "Xenova/jina-embeddings-v2-base-code": "local",
+    "minishlab/potion-code-16M": "local", "local/all-MiniLM-L6-v2-static256": "local",
+    "text-embedding-3-small": "openai", "text-embedding-3-large": "openai", "voyage-code-3": "voyageai",
+}
 # Model window in word pieces: all-MiniLM-L6-v2 was trained with max_seq_length 256
 # (sentence-transformers model card); jina code v2 accepts 8192 but we keep chunks small.
 LOCAL_MODEL_WINDOW = {
@@ -223,19 +229,31 @@ class Settings:
         return MODEL_DIMENSIONS.get(self.rag_embedding_model)
 
 
-def read_config_file(path: Path) -> dict[str, str]:
-    """Parse ``key=value`` lines; ``#`` starts a comment. Returns raw strings."""
-    values: dict[str, str] = {}
+def read_config_text(path: Path) -> str | None:
+    """The text of the config file ``path``, None when there is none; ConfigError naming the file
+    and the fix when it cannot be read (not UTF-8, permission denied, a file where ``.paqad`` is)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return values
+        return None
     except NotADirectoryError as exc:  # `.paqad` (or `.paqad/configs`) is a file: name it, not the key file
         blocker = next((p for p in path.parents if p.is_file()), path.parent)
         raise ConfigError(f"{blocker}: a file where paqad-ai keeps a folder (settings, index); "
                           "move or delete it, then run the command again") from exc
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # the line, not the byte offset, is what an editor shows
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}: line {line} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                          "rewrite that line in UTF-8 or delete it") from None
+    except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc}); fix or delete it") from exc
+
+
+def read_config_file(path: Path) -> dict[str, str]:
+    """Parse ``key=value`` lines; ``#`` starts a comment. Returns raw strings."""
+    values: dict[str, str] = {}
+    text = read_config_text(path)
+    if text is None:
+        return values
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -327,10 +345,9 @@ def _refuse_stored_password(url: str, source: str) -> None:
 def write_local_values(paths: ProjectPaths, updates: dict[str, Any]) -> None:
     """Set keys in ``.paqad/.config``, keeping other lines and comments as they are."""
     paths.paqad_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        lines = paths.local_config.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        lines = ["# paqad-ai local settings (git-ignored). See README for every key."]
+    text = read_config_text(paths.local_config)
+    lines = (["# paqad-ai local settings (git-ignored). See README for every key."] if text is None
+             else text.splitlines())
     pending = {k: _format(v) for k, v in updates.items()}
     out = []
     for line in lines:
@@ -394,8 +411,14 @@ def set_local_value(paths: ProjectPaths, name: str, raw: str) -> Settings:
         raise ConfigError(f"{name}={raw!r} is not valid; allowed: {getattr(key.parse, 'allowed', 'a valid value')}") from None
     if name == "rag_team_store":  # refused before the write: a password never touches the disk
         _refuse_stored_password(value, paths.local_config.relative_to(paths.root).as_posix())
-    before = paths.local_config.read_text(encoding="utf-8") if paths.local_config.is_file() else None
-    write_local_values(paths, {name: raw.strip()})
+    before = read_config_text(paths.local_config)
+    updates = {name: raw.strip()}
+    if name == "rag_embedding_model" and MODEL_PROVIDERS.get(value) not in (None, provider := load_settings(paths).rag_embedding_provider):
+        raise ConfigError(f"rag_embedding_model={value} is a {MODEL_PROVIDERS[value]} model and rag_embedding_provider is "
+                          f"{provider}; run `paqad-ai config set rag_embedding_provider {MODEL_PROVIDERS[value]}` first")
+    if name == "rag_embedding_provider":
+        updates.update(_model_for_provider(paths, value))
+    write_local_values(paths, updates)
     ensure_paqad_gitignore(paths)  # before any `rag init`: .paqad/.config is this machine's, never committed
     try:
         return load_settings(paths)
@@ -407,13 +430,27 @@ def set_local_value(paths: ProjectPaths, name: str, raw: str) -> Settings:
         raise
 
 
+def _model_for_provider(paths: ProjectPaths, provider: str) -> dict[str, str]:
+    """What to write beside a new ``rag_embedding_provider``, as ``rag init --provider`` does: that
+    provider's default model when the model a settings file names is another provider's
+    (:data:`MODEL_PROVIDERS`; round 11: `config set rag_embedding_provider openai` kept
+    Xenova/all-MiniLM-L6-v2, which OpenAI does not serve, and the rebuild it asked for would have
+    failed); else nothing (a default model follows the provider by itself, an environment
+    variable wins anyway, a model not listed is not judged)."""
+    current = load_settings(paths)
+    model, source = current.rag_embedding_model, current.sources.get("rag_embedding_model", "default")
+    if source.startswith(("default", "env ")) or MODEL_PROVIDERS.get(model, provider) == provider:
+        return {}
+    return {"rag_embedding_model": DEFAULT_MODELS[provider]}
+
+
 def unset_local_value(paths: ProjectPaths, name: str) -> bool:
     """Remove ``name`` from ``.paqad/.config`` (comments and other lines kept); True when it was set there."""
     checked_key(name)
-    try:
-        lines = paths.local_config.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
+    text = read_config_text(paths.local_config)
+    if text is None:
         return False
+    lines = text.splitlines()
     kept = [line for line in lines
             if line.strip().startswith("#") or line.strip().partition("=")[0].strip() != name or "=" not in line]
     if len(kept) == len(lines):
@@ -434,12 +471,14 @@ PAQAD_GITIGNORE = "# written by paqad-ai: local state, never commit\nvectors/\ns
 def ensure_paqad_gitignore(paths: ProjectPaths) -> None:
     """Write ``.paqad/.gitignore`` (vectors, secrets, local config and runtime state)."""
     paths.paqad_dir.mkdir(parents=True, exist_ok=True)
-    existing = paths.gitignore.read_text(encoding="utf-8") if paths.gitignore.exists() else ""
+    # surrogateescape: a byte that is not UTF-8 (a Latin-1 comment) is kept as it was, not a crash
+    existing = paths.gitignore.read_text(encoding="utf-8", errors="surrogateescape") if paths.gitignore.exists() else ""
     missing = [line for line in PAQAD_GITIGNORE.splitlines() if line and not line.startswith("#") and line not in existing.splitlines()]
     if not existing:
         paths.gitignore.write_text(PAQAD_GITIGNORE, encoding="utf-8")
     elif missing:
-        paths.gitignore.write_text(existing.rstrip("\n") + "\n" + "\n".join(missing) + "\n", encoding="utf-8")
+        paths.gitignore.write_text(existing.rstrip("\n") + "\n" + "\n".join(missing) + "\n", encoding="utf-8",
+                                   errors="surrogateescape")
 
 
 def paqad_home(environ: dict[str, str] | None = None) -> Path:

@@ -179,3 +179,13 @@ class TeamStoreError(PaqadError):
     def __init__(self, message: str, fault: object = None) -> None:
         super().__init__(message)
         self.fault = fault
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C in a job that can say what it leaves usable (an ``init`` or ``rebuild`` that was
+    embedding): ``note`` is that one line, which the CLI prints as its only interruption line
+    (``paqad-ai: interrupted: the index is searchable by keywords; ...``, exit 130)."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note)
+        self.note = note

@@ -73,7 +73,8 @@ def get_cmd(key: str, project_root: Path | None) -> None:
     click.echo(info.value)
 
 
-@config.command("set")
+# a VALUE such as -3 is the value (it was "No such option '-3'"), for the key's check to judge
+@config.command("set", context_settings={"ignore_unknown_options": True})
 @click.argument("key")
 @click.argument("value")
 @project_root_option
@@ -87,9 +88,13 @@ def set_cmd(key: str, value: str, project_root: Path | None) -> None:
     from paqad.store.state import index_state
 
     paths = resolve_paths(project_root)
+    model_before = load_settings(paths).rag_embedding_model if key == "rag_embedding_provider" else None
     settings = set_local_value(paths, key, value)
     source = settings.sources.get(key, "")
     click.echo(f"{key}={value.strip()} written to .paqad/.config")
+    if model_before is not None and settings.rag_embedding_model != model_before:
+        click.echo(f"rag_embedding_model={settings.rag_embedding_model} written too ({settings.rag_embedding_provider} "
+                   f"does not serve {model_before}; `paqad-ai config set rag_embedding_model ID` for another)")
     if source.startswith("env "):
         click.echo(f"paqad-ai: warning: {source[len('env '):]} is set and wins over .paqad/.config "
                    f"(now {key}={getattr(settings, key)})", err=True)

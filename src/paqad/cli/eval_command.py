@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from paqad.cli.options import project_root_option, resolve_paths
+from paqad.cli.progress import PlainProgress
 from paqad.cli.rag_commands import BuildProgress
 from paqad.evaluate import MODES, RULES, EvalReport, GateThresholds, Summary, changes, report_data
 
@@ -139,6 +140,17 @@ def print_report(report: EvalReport, show_cases: bool = False) -> None:
         out.print(f"  {name}: {rule}", style="dim", highlight=False)
 
 
+def eval_progress(from_git: bool, as_json: bool, terminal: bool) -> BuildProgress | PlainProgress:
+    """The progress of an eval's index builds on stderr: rich's bars for the built-in project on a
+    terminal; otherwise (a pipe, a CI log, ``--json``, or ``--from-git``, which syncs once per parent
+    commit and would stack a bar each) a plain line every 5 s of a chunking or embedding stage that
+    runs that long, and none for one that does not. It was silent off a terminal: a first
+    ``--from-git`` build of a large project embeds for minutes."""
+    if terminal and not from_git and not as_json:
+        return BuildProgress()
+    return PlainProgress(chatty=False)
+
+
 @click.command("eval")
 @click.option("--mode", type=click.Choice(MODES), default="feature-off-vs-on", show_default=True,
               help="What to compare.")
@@ -197,12 +209,10 @@ def eval_cmd(mode, baseline, save_snapshot, from_git, as_json, show_cases, no_ca
     paths = resolve_paths(project_root)
     thresholds = GateThresholds(min_hit_gain, min_success_gain, min_correction_drop, max_token_rise,
                                 token_waiver_success_gain, min_hit_at_5, min_task_success, min_skip_success)
-    err = Console(stderr=True)
-    show_progress = from_git is None and err.is_terminal and not as_json
-    with BuildProgress(enabled=show_progress) as progress:
+    with eval_progress(from_git is not None, as_json, Console(stderr=True).is_terminal) as progress:
         report = run_eval(
             paths, mode, from_git=from_git, baseline=baseline, thresholds=thresholds, use_cache=not no_cache,
-            progress=progress if show_progress else None, log=lambda line: click.echo(line, err=True),
+            progress=progress, log=lambda line: click.echo(line, err=True),
         )
     if save_snapshot is not None:
         write_snapshot(report, save_snapshot)

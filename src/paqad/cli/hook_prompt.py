@@ -81,13 +81,13 @@ def run(host_name: str, project_root: Path | None) -> int:
     """Read the host's JSON on stdin, answer on stdout within the budget, then exit the process
     with status 0 (it never returns: see the end)."""
     from paqad.hosts import get_host
-    from paqad.hosts.prompt_hook import process_age_seconds, read_stdin, run_prompt_hook
+    from paqad.hosts.prompt_hook import STDIN_SECONDS, process_age_seconds, read_stdin, run_prompt_hook
 
     started = time.monotonic() - process_age_seconds()
     host = get_host(host_name)
     root = project_root.resolve() if project_root is not None and project_root.is_dir() else None
     # stdin gets at most half the default budget; hosts write it at once and close the pipe.
-    raw = read_stdin(started + 0.75)
+    raw = read_stdin(started + STDIN_SECONDS)
     outcome = run_prompt_hook(host, raw, project_root=root, started=started)
     if outcome.stdout:
         # Hosts read UTF-8 JSON whatever the locale: write bytes, not text in the console's encoding.

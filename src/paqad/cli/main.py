@@ -91,6 +91,14 @@ def _tolerant_console() -> None:
             pass
 
 
+def _interrupted_line(exc: KeyboardInterrupt) -> str:
+    """The one line a Ctrl-C gets: the job's own (:class:`~paqad.errors.Interrupted`: what is usable
+    and how to go on) or plain ``interrupted``."""
+    from paqad.errors import Interrupted
+
+    return exc.note if isinstance(exc, Interrupted) else "interrupted"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (0 ok, 1 failed check, 2 user error, 130 Ctrl-C)."""
     _tolerant_console()
@@ -102,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except click.exceptions.Abort as exc:
         if isinstance(exc.__context__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
-            click.echo("paqad-ai: interrupted", err=True)
+            click.echo(f"paqad-ai: {_interrupted_line(exc.__context__)}", err=True)
             return 130
         click.echo("paqad-ai: aborted", err=True)  # a question answered no
         return 2
@@ -115,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2 if exc.exit_code not in (0, 1) else exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    except KeyboardInterrupt:
-        click.echo("paqad-ai: interrupted", err=True)
+    except KeyboardInterrupt as exc:
+        click.echo(f"paqad-ai: {_interrupted_line(exc)}", err=True)
         return 130
     except OSError as exc:  # the file system said no (permissions, read-only, full disk): not a bug
         if not is_environment_error(exc):

@@ -192,8 +192,10 @@ def clear(yes: bool, project_root: Path | None) -> None:
             raise ConfirmationNeededError("refusing to delete .paqad/vectors/ without --yes (no terminal to ask on)")
         click.confirm(f"Delete {paths.vectors_dir} and switch retrieval off?", abort=True, err=True)
     from paqad.build import clear_index
+    from paqad.deliver.refresh import drop_retrieved_section
 
     existed = clear_index(paths, notify=_note)
+    drop_retrieved_section(paths)
     click.echo(("Index deleted" if existed else "No index to delete") + "; retrieval is off (rag_enabled=false).")
 
 
@@ -243,6 +245,8 @@ def _argv_text(value: str) -> str:
 
 
 def _read_query(query: str | None, query_file: Path | None) -> str:
+    if query_file is not None and query is not None:  # it searched the file and dropped QUERY without a word
+        raise UsageError(f"probe got a QUERY ({query!r}) and --query-file {query_file}: give one of them")
     if query_file is not None:
         try:
             text = query_file.read_text(encoding="utf-8")

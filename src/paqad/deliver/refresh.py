@@ -147,6 +147,17 @@ def refresh_context(paths: ProjectPaths, settings: Settings | None = None, *,
     return outcome
 
 
+def drop_retrieved_section(paths: ProjectPaths) -> None:
+    """Remove the ``## Retrieved context`` section from ``.paqad/context/session-context.md`` (other
+    sections kept byte for byte; best effort). For retrieval switched off or an index cleared: the
+    passages came from an index that no longer answers, and Cursor's rule still told the agent to
+    read them (round 11: `rag clear --yes` left them, and every refresh after said "nothing to do")."""
+    try:
+        write_section(paths.session_context, None)
+    except OSError as exc:
+        log_failure(paths, "refresh", exc)
+
+
 def _refresh(paths: ProjectPaths, settings: Settings | None,
              progress: Progress | None = None) -> tuple[RefreshOutcome, Settings | None]:
     started = time.perf_counter()
@@ -156,6 +167,7 @@ def _refresh(paths: ProjectPaths, settings: Settings | None,
         log_failure(paths, "refresh", exc)
         return RefreshOutcome(f"config error, nothing done: {exc}"), None
     if not settings.rag_enabled:
+        drop_retrieved_section(paths)
         return RefreshOutcome("retrieval is off (rag_enabled=false); nothing to do"), settings
     if not index_exists(paths):
         return RefreshOutcome(NO_INDEX_MESSAGE), settings

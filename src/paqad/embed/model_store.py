@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from paqad.atomic import write_text_atomic
-from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES, LOCAL_MODEL_WINDOW, paqad_home, model_mirror
+from paqad.config import DEFAULT_MODELS, LOCAL_MODEL_FILES, LOCAL_MODEL_WINDOW, MODEL_PROVIDERS, paqad_home, model_mirror
 from paqad.errors import ModelMissingError, ModelSpecError, PaqadError
 
 MARKER_NAME = ".paqad-verified.json"
@@ -211,6 +211,10 @@ def model_dimension(repo_id: str) -> int:
 def _missing_error(repo_id: str, files: Iterable[str], reason: str) -> ModelMissingError:
     # Round 8, a new user: `rag init --model bogus/model` got a paragraph on model files and not
     # a word that no such local model is known (a typo reads as a download problem).
+    served_by = MODEL_PROVIDERS.get(repo_id, "local")
+    if served_by != "local":  # round 11: `--provider local --model text-embedding-3-small` got the paragraph
+        return ModelMissingError(f"{repo_id} is a model of {served_by}, not a local one: run with `--provider {served_by}` "
+                                 f"(or give a local model: {', '.join(LOCAL_MODEL_WINDOW)})")
     known = "" if repo_id in LOCAL_MODEL_WINDOW else (
         f"; {repo_id} is not a local model paqad-ai knows (known: {', '.join(LOCAL_MODEL_WINDOW)}): check the id")
     return ModelMissingError(

@@ -35,12 +35,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from paqad import __version__
 from paqad.config import Settings, load_settings
 from paqad.errors import IndexMissingError, PaqadError
 from paqad.hosts import mcp_tools as fmt
 from paqad.hosts.mcp_tools import GrepOutput, Hit, SearchOutput, SymbolOutput, confine_path_prefix  # noqa: F401 (re-export)
+from paqad.index.fs_names import shown_name
 from paqad.project import ProjectPaths, index_exists
 from paqad.jobs.sync_policy import MCP, MCP_BUDGET_S, BackgroundSync, SyncOutcome, SyncPolicy, SyncState
 from paqad.search.degraded import Degraded
@@ -302,6 +304,19 @@ class _StrictServer(MCPServer):
         return tools
 
     async def call_tool(self, name, arguments, context=None):  # type: ignore[override]
+        """The tool's answer or error, its text always encodable as UTF-8 JSON: a project folder whose
+        name is not UTF-8 (``proj_caf\\xe9``) put a lone surrogate in a path, the SDK's writer could
+        not serialise the answer and the client waited for ever (round 11). Such characters are
+        shown as ``\\xe9``, as ``rag status --explain`` shows a file name."""
+        try:
+            return _encodable(await self._checked_call(name, arguments, context))
+        except ToolError as exc:
+            text = str(exc)
+            if shown_name(text) == text:
+                raise
+            raise ToolError(shown_name(text)) from None
+
+    async def _checked_call(self, name, arguments, context=None):
         schemas = {tool.name: tool.input_schema for tool in await super().list_tools()}
         schema = schemas.get(name)
         if schema is not None:
@@ -321,6 +336,27 @@ class _StrictServer(MCPServer):
             if message != str(exc):
                 raise ToolError(f"{name}: {message}") from None
             raise
+
+
+def _shown(value: Any) -> Any:
+    """``value`` (JSON-shaped) with every string's lone surrogates shown as ``\\xNN`` (:func:`shown_name`)."""
+    if isinstance(value, str):
+        return shown_name(value)
+    if isinstance(value, dict):
+        return {_shown(k): _shown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return value
+
+
+def _encodable(result: Any) -> Any:
+    """``result`` (an SDK model) as is when it serialises to JSON, else rebuilt from its strings shown
+    by :func:`_shown` (only then: the usual answer is not copied)."""
+    try:
+        result.model_dump_json(by_alias=True, exclude_unset=True)
+        return result
+    except (PydanticSerializationError, UnicodeEncodeError):
+        return type(result).model_validate(_shown(result.model_dump(by_alias=True, exclude_unset=True)))
 
 
 def _answerer(structured: bool) -> Callable[[Any, Any], CallToolResult]:
@@ -397,7 +433,7 @@ def _inspect_tools(engine: CodeSearch, answer: Callable[[Any, Any], CallToolResu
         chunks, languages, size in bytes, when built and last refreshed, and whether semantic search is
         available (else searches are keyword-only)."""
         try:
-            return engine.status()
+            return _shown(engine.status())  # a project folder not named in UTF-8: its name shown, not a crash
         except PaqadError as exc:
             raise ToolError(str(exc)) from None
 

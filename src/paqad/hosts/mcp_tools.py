@@ -202,11 +202,17 @@ def grep_markdown(out: GrepOutput) -> str:
     return "\n".join(lines) + "\n"
 
 
+MAX_PATTERN_CHARS = 1000  # no line of code is matched by more; a longer one came back whole in the answer
+
+
 def compile_pattern(pattern: str, regex: bool, case_sensitive: bool) -> re.Pattern[str]:
     """The ``grep`` tool's pattern: literal unless ``regex``. Raises ``ValueError`` (said to the client)
-    for an empty pattern or an invalid regular expression."""
+    for an empty pattern, one over :data:`MAX_PATTERN_CHARS` or an invalid regular expression."""
     if not pattern:
         raise ValueError("pattern is empty")
+    if len(pattern) > MAX_PATTERN_CHARS:  # round 11: a 100,000-character pattern was echoed back in full
+        raise ValueError(f"pattern is {len(pattern):,} characters; at most {MAX_PATTERN_CHARS:,}: grep for a "
+                         "distinctive part of it")
     flags = 0 if case_sensitive else re.IGNORECASE
     if not regex:
         return re.compile(re.escape(pattern), flags)

@@ -60,12 +60,17 @@ class HookInput:
         start_dir: the payload's ``cwd`` or first workspace root, ``None`` when absent.
         session_id: the host's session / conversation id, when given.
         malformed: the payload was not a JSON object.
+        empty: nothing (or only white space) came on stdin: a host that wrote nothing, or a writer
+            slower than :data:`STDIN_SECONDS` (the log says which of the two, not "not JSON").
+        cut: stdin held :data:`MAX_STDIN_BYTES` or more, of which only that much was read.
     """
 
     prompt: str | None
     start_dir: Path | None
     session_id: str | None
     malformed: bool
+    empty: bool = False
+    cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,8 @@ def parse_hook_input(raw: bytes | str) -> HookInput:
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
-        return HookInput(None, None, None, malformed=True)
+        return HookInput(None, None, None, malformed=True, empty=data is None and not text.strip(),
+                         cut=len(raw) >= MAX_STDIN_BYTES)
     prompt = data.get("prompt")
     start: Any = data.get("cwd")
     roots = data.get("workspace_roots")
@@ -140,6 +146,9 @@ def render_output(host: Host, section: str | None) -> str:
             section = section.rstrip("\n") + "\n\n" + GEMINI_ESCAPE_NOTE + "\n"
         return json.dumps({"hookSpecificOutput": {"hookEventName": host.event, "additionalContext": section}}, ensure_ascii=False)
     return "{}" if host.name == "gemini" else ""
+
+
+STDIN_SECONDS = 0.75  # of the hook's process time, what stdin may take at most: half the default budget
 
 
 def read_stdin(deadline: float, stream: Any = None) -> bytes:
@@ -306,7 +315,13 @@ def _answer(host: Host, payload: HookInput, project_root: Path | None, started: 
         return _Answer(HookOutcome(nothing, False, None, "error"))
     if not settings.rag_enabled:
         return _Answer(HookOutcome(nothing, False, None, "off"))
-    if payload.malformed:
+    if payload.empty:  # a writer slower than the hook (a pyenv shim at load 7 took 1.07 s) reads as nothing
+        log_problem(paths, host.name, f"nothing on stdin within {STDIN_SECONDS:g} s of the hook's start (the host "
+                                      "writes its JSON payload there); prompt not recorded")
+    elif payload.cut:  # a 30 MB payload was logged "not a JSON object"
+        log_problem(paths, host.name, f"stdin holds {MAX_STDIN_BYTES // (1024 * 1024)} MiB or more, more than a prompt "
+                                      "payload; only that much was read; prompt not recorded")
+    elif payload.malformed:
         log_problem(paths, host.name, "stdin is not a JSON object; prompt not recorded")
     prompt = payload.prompt
     if prompt:

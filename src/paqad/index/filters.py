@@ -502,6 +502,12 @@ def check_detail(path: Path, reason: str, max_file_size: int) -> str:
                 return "not a regular file (a FIFO, socket or device): never read"
         except OSError:
             return ""
+    if reason == "check:symlink" and path.is_symlink() and not path.exists():  # not "indexed where it lives"
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"a symbolic link to {target}, which does not exist: nothing to index"
     if reason in _CHECK_WORDS:
         return _CHECK_WORDS[reason]
     try:

@@ -2,7 +2,7 @@
 
 :func:`init` and :func:`rebuild` return a frozen :class:`BuildResult`; the CLI parses its options,
 passes a progress callback and a ``notify`` for one-line notes, and prints. A build stopped by
-Ctrl-C tells ``notify`` what is usable and how embedding continues, then re-raises.
+Ctrl-C leaves as :class:`~paqad.errors.Interrupted`, carrying what is usable and how embedding continues.
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ def init(paths: ProjectPaths, *, provider: str | None = None, model: str | None 
     kept and synced unless ``rebuild``; ``confirm_upload`` is asked before a full remote build).
 
     Raises what :func:`paqad.build.init_project` raises (ConfigError, ModelMissingError,
-    KeyMissingError, UploadDeclined, ...) and KeyboardInterrupt after telling ``notify``.
+    KeyMissingError, UploadDeclined, ...) and, on Ctrl-C, :class:`~paqad.errors.Interrupted` saying what is usable.
     """
     from paqad.build import init_project
 
-    with _interruption_said(paths, notify):
+    with _interruption_said(paths):
         done = init_project(paths, provider=provider, model=model, rebuild=rebuild, interactive=interactive,
                             confirm_upload=confirm_upload, notify=notify, progress=progress)
     return BuildResult(done.settings, done.report, _warnings(done.report, done.settings))
@@ -61,7 +61,7 @@ def rebuild(paths: ProjectPaths, settings: Settings, *, notify: Callable[[str], 
     are reused). ``notify`` hears a wait for another writer.
 
     Raises IndexMissingError when retrieval was never set up here, ModelMissingError (the index
-    unchanged), what :func:`paqad.build.sync` raises, and KeyboardInterrupt after telling ``notify``.
+    unchanged), what :func:`paqad.build.sync` raises, and on Ctrl-C :class:`~paqad.errors.Interrupted`.
     """
     from paqad.build import sync
     from paqad.embed.factory import load_model
@@ -74,7 +74,7 @@ def rebuild(paths: ProjectPaths, settings: Settings, *, notify: Callable[[str], 
         embedder = load_model(settings, paths)
     except ModelMissingError as exc:
         raise ModelMissingError(f"{exc}; the index was not changed") from None
-    with _interruption_said(paths, notify):
+    with _interruption_said(paths):
         report = sync(paths, settings, embedder, full=True, progress=progress, notify=notify)
     return BuildResult(settings, report, _warnings(report, settings))
 
@@ -89,15 +89,21 @@ def _warnings(report, settings: Settings) -> tuple[str, ...]:
 
 
 @contextmanager
-def _interruption_said(paths: ProjectPaths, notify: Callable[[str], None]) -> Iterator[None]:
-    """Around a build: on Ctrl-C, tell ``notify`` what is usable and how embedding continues, then re-raise."""
+def _interruption_said(paths: ProjectPaths) -> Iterator[None]:
+    """Around a build: a Ctrl-C leaves as :class:`~paqad.errors.Interrupted` carrying what is usable
+    and how embedding continues (the CLI prints that one line and exits 130), or as it came when
+    nothing is usable yet. One line: the job and the CLI each saying "interrupted" was two."""
+    from paqad.errors import Interrupted
+
     try:
         yield
+    except Interrupted:
+        raise
     except KeyboardInterrupt:
         line = interrupted_note(paths)
         if line:
-            notify(line)
-        raise  # the CLI exits 130
+            raise Interrupted(line) from None
+        raise
 
 
 def interrupted_note(paths: ProjectPaths) -> str | None:

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from paqad.index.tokens import STOPWORDS
+from paqad.index.tokens import LETTER, STOPWORDS, case_shape, name_start, spaced
 
 SYMBOL, PROSE = "symbol", "prose"
 LONG_PROMPT_CHARS = 400
@@ -35,17 +35,19 @@ DENSE_HEAD_CHARS = 600  # of a long prompt's prose, what the embedding reads bef
 MAX_IDENTIFIERS = 24
 
 _QUALIFIER = re.compile(r"::|->|\\|#|\.")
-_SINGLE_IDENTIFIER = re.compile(
-    r"[`'\"]?(?P<id>[A-Za-z_$][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*)(?:\(\))?[`'\"]?\??"
-)
+# a name, qualified or not, in any script (paqad.index.tokens.NAME): `Größe`, `café_total`, `App\\Handler`
+_QUALIFIED_NAME = rf"{name_start('$')}[\w$]*(?:(?:::|->|\\|#|\.){name_start('$~')}[\w$]*)*"
+_SINGLE_IDENTIFIER = re.compile(rf"[`'\"]?(?P<id>{_QUALIFIED_NAME})(?:\(\))?[`'\"]?\??")
 # Erlang and Elixir name a function with its arity (`handshake/2`, `Shop.Cart.total/2`), Erlang a
 # module's function with a colon (`ranch:handshake`, as `.` elsewhere): issue 22.
 _ARITY = re.compile(r"(?P<name>(?:[A-Za-z_][\w@]*[.:])*[a-z_][\w@]*[?!]?)/\d{1,3}")
 _ERLANG_CALL = re.compile(r"([a-z][\w@]*):([a-z][\w@]*)")
 # Clojure names a var by its namespace and a slash (`hiccup.page/include-css`): issue 22.
 _CLOJURE_VAR = re.compile(r"(?P<ns>[a-z][\w-]*(?:\.[a-z][\w-]*)+)/(?P<name>[A-Za-z*+!?<>=-][\w*+!?<>=-]*)")
-_CANDIDATE = re.compile(r"`[^`\n]{1,80}`|[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*(?:\(\))?")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_CANDIDATE_NAME = rf"{name_start('$~')}[\w$]*(?:(?:::|->|\\|#|\.){name_start('$~')}[\w$]*)*"
+_CANDIDATE = re.compile(rf"`[^`\n]{{1,80}}`|{_CANDIDATE_NAME}(?:\(\))?")
+_CANDIDATE_CORE = re.compile(_CANDIDATE_NAME)
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")  # matched on case_shape(): `größeBerechnen` too
 _HUMPS = re.compile(r"[A-Z][a-z0-9]+")
 _EXTENSIONS = (
     "py pyi js jsx mjs cjs ts tsx mts cts go rs java kt kts scala c h cc cpp cxx hpp hh hxx rb rake php cs swift "
@@ -66,7 +68,7 @@ _CONFIG_WORDS = re.compile(
     r"\b(config\w*|settings?|ci|workflows?|pipelines?|build|builds|cmake|makefile|autotools|dependenc\w*|versions?|"
     r"packag\w*|install\w*|yaml|json|toml|cargo|npm|manifest|docker\w*|compose|lint\w*|features?)\b", re.IGNORECASE)
 _DOC_WORDS = re.compile(r"\b(readme|docs?|documentation|documented|changelog|guide|tutorial)\b", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_WORD = re.compile(rf"{LETTER}[^\W_]*")  # a word of any script: letters, then letters or digits
 
 
 @dataclass(frozen=True)
@@ -146,9 +148,10 @@ def _is_identifier(token: str) -> bool:
         return True
     if "_" in core.strip("_") and any(ch.isalpha() for ch in core):
         return True
-    if _CAMEL.search(core):
+    shape = case_shape(core)
+    if _CAMEL.search(shape):
         return True
-    return len(_HUMPS.findall(core)) >= 2
+    return len(_HUMPS.findall(shape)) >= 2
 
 
 def _symbol_query(query: str) -> Identifier | None:
@@ -257,7 +260,7 @@ def _embedded_identifiers(text: str, identifiers: dict[str, Identifier]) -> None
             continue  # a file name is not an identifier
         backticked = token.startswith("`")
         core = token.strip("`").strip().removesuffix("()")
-        if not core or not re.fullmatch(r"[A-Za-z_$~][\w$]*(?:(?:::|->|\\|#|\.)[A-Za-z_$~][\w$]*)*", core):
+        if not core or not _CANDIDATE_CORE.fullmatch(core):
             continue
         if backticked or _is_identifier(token):
             identifiers.setdefault(core, Identifier(core, _split(core), embedded=True))
@@ -274,7 +277,7 @@ def analyze(query: str) -> QueryInfo:
     otherwise backtrack over them (a pasted 100 kB blob took 25 s).
     """
     text = _LONG_TOKEN.sub(lambda m: m.group(0)[:MAX_TOKEN_CHARS], query.strip())
-    single = _symbol_query(text)
+    single = _symbol_query(spaced(text))
     identifiers: dict[str, Identifier] = {}
     if single is not None:
         identifiers[single.text] = single
@@ -285,9 +288,9 @@ def analyze(query: str) -> QueryInfo:
     long = len(text) > LONG_PROMPT_CHARS or lines >= LONG_PROMPT_LINES
     report = without_checklists(text) if long and TEMPLATE_LINES else text  # a long prompt's own words
     if single is None:
-        _embedded_identifiers(report, identifiers)
+        _embedded_identifiers(spaced(report), identifiers)
     words = tuple(dict.fromkeys(
-        w.lower() for w in _WORD.findall(_prose_of(report)) if len(w) > 2 and w.lower() not in STOPWORDS
+        w.lower() for w in _WORD.findall(spaced(_prose_of(report))) if len(w) > 2 and w.lower() not in STOPWORDS
     ))
     names = [i.text for i in identifiers.values()]
     if long:

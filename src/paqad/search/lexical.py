@@ -6,7 +6,7 @@ import re
 from typing import Sequence
 
 from paqad import store as store_mod
-from paqad.index.tokens import identifier_parts, query_terms
+from paqad.index.tokens import NAME, identifier_parts, query_terms
 from paqad.store import fts_match_expression
 
 COMMON_TERM_FRACTION = 0.1  # a query term in more chunks than this is left out of BM25 ...
@@ -59,7 +59,7 @@ def lone_identifier_hits(store: store_mod.IndexStore, query: str, pool: int,
     """
     word = query.strip()
     # spelled like code (a capital or an underscore): a lone lower-case "what" or "files" is prose
-    if query_terms(word) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", word) or not re.search(r"[A-Z_]", word):
+    if query_terms(word) or not re.fullmatch(NAME, word) or not ("_" in word or any(ch.isupper() for ch in word)):
         return []
     expression = fts_match_expression(identifier_parts(word))
     if not expression:

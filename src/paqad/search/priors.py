@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from paqad.index.tokens import case_shape
+
 _EXAMPLE = re.compile(r"(^|/)(examples?|samples?|demos?|docs_src|benchmarks?|bench|perf[\w-]*|performance[\w-]*|"
                       r"__performance_tests__|playground|sandbox)(/|$)", re.IGNORECASE)
 _TRANSLATION = re.compile(r"(^|/)(i18n|l10n|locales?|translations?)(/|$)", re.IGNORECASE)
@@ -124,6 +126,11 @@ def exempt_kinds(paths: tuple[str, ...]) -> frozenset[str]:
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
+def _name_parts(name: str) -> list[str]:
+    """:data:`_PARTS` of ``name`` in any script (matched on its case_shape), lowercased."""
+    return [name[m.start():m.end()].lower() for m in _PARTS.finditer(case_shape(name))]
+
+
 @lru_cache(maxsize=8192)
 def path_parts(path: str) -> tuple[str, ...]:
     """Lower-case identifier parts of a file's name (without extension) and its parent folder:
@@ -131,7 +138,7 @@ def path_parts(path: str) -> tuple[str, ...]:
     pieces = path.split("/")
     stem = pieces[-1].split(".", 1)[0]
     parent = pieces[-2] if len(pieces) > 1 else ""
-    return tuple(p.lower() for p in _PARTS.findall(stem) + _PARTS.findall(parent))
+    return tuple(_name_parts(stem) + _name_parts(parent))
 
 
 @lru_cache(maxsize=16384)
@@ -139,7 +146,7 @@ def stem_parts(path: str) -> tuple[str, ...]:
     """Lower-case identifier parts of a file's name without extension (and without the folder):
     ``src/http_client/RetryPolicy.java`` -> ``('retry', 'policy')``."""
     stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
-    return tuple(p.lower() for p in _PARTS.findall(stem))
+    return tuple(_name_parts(stem))
 
 
 def similar(word: str, part: str) -> bool:
@@ -178,7 +185,7 @@ def symbol_word_share(words: tuple[str, ...], symbol: str) -> float:
     if not words or not symbol:
         return 0.0
     last = symbol.replace("::", ".").rsplit(".", 1)[-1]
-    parts = tuple(p.lower() for piece in last.split("_") for p in _PARTS.findall(piece))
+    parts = tuple(p for piece in last.split("_") for p in _name_parts(piece))
     if not parts:
         return 0.0
     exact = set(parts)

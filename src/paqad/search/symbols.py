@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from paqad import store as store_mod
+from paqad.index.tokens import case_shape, name_start
 from paqad.search.analysis import SYMBOL, Identifier, QueryInfo
 from paqad.search.priors import PROSE_LANGUAGES
 
@@ -28,7 +29,7 @@ MAX_DEFINITIONS_PER_NAME = 40  # a name defined in more places than this says li
 MAX_QUALIFIED_ROWS = 400
 # A one-word query in lower case (`usage`, `nlargest`, `handshake`), or kebab-case as Lisps name
 # things (`include-css`, `valid?`): a plain word, or words, to the analysis.
-_BARE_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*[?!]?")
+_BARE_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*[?!]?")  # matched on case_shape(): `größe`, `用户名` too
 
 # round 8: the definition keywords of every language the chunker reads (Kotlin `fun`/`typealias`,
 # Swift `extension`/`actor`, Dart `mixin`/`factory`, Elixir `defmodule`/`defp`/`defmacro`, Clojure
@@ -95,7 +96,7 @@ def with_bare_word_symbol(store: store_mod.IndexStore, info: QueryInfo) -> Query
     named so (issue 22). The query becomes a symbol query, as if written ``usage()``: symbol
     fusion weights, and no path/symbol-word lift for ``usageToFile`` or a module ``Choice``.
     """
-    if info.identifiers or not _BARE_WORD.fullmatch(info.text) or len(info.text) < 3:
+    if info.identifiers or not _BARE_WORD.fullmatch(case_shape(info.text)) or len(info.text) < 3:
         return info
     rows = store.definitions([store_mod.symbol_key(info.text)], limit=MAX_DEFINITIONS_PER_NAME)
     if not any(_spelled_like(symbol, info.text) for _, symbol in rows):
@@ -106,7 +107,7 @@ def with_bare_word_symbol(store: store_mod.IndexStore, info: QueryInfo) -> Query
 # issue 24, round 10: a short question that asks where one name is defined or what it does: "where is the
 # Level type defined?", "what does pprint do", "the Serialize trait", "struct Header", "what does rngs::OsRng do"
 _KINDS = r"(?:trait|class|struct|enum|interface|type|function|func|method|macro|module|constant|variable|object|record)"
-_NAME = r"[`'\"]?(?P<{}>[A-Za-z_$][\w$]*(?:(?:::|\.|->|#)[A-Za-z_$~][\w$]*)*)(?:\(\))?[`'\"]?"
+_NAME = (r"[`'\"]?(?P<{}>" + name_start("$") + r"[\w$]*(?:(?:::|\.|->|#)" + name_start("$~") + r"[\w$]*)*)(?:\(\))?[`'\"]?")
 # a question word before the name, or "defined"/"do" after it: a bare "Validator class" / "JsonToken enum" is
 # round 6's kind_words shape (measured, left off), whose grade-1 companion files a symbol query's weights lose
 _DEFINITION_PHRASE = re.compile(

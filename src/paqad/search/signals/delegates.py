@@ -26,6 +26,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Mapping
 
+from paqad.index.tokens import NAME
 from paqad.search.priors import is_test_path
 from paqad.search.signals.docstring_chunks import docstring_lines, is_docstring_chunk
 
@@ -38,7 +39,7 @@ THIN_LINES = 8
 # how far the enclosing definition is looked for above the chunk, and how long it may be, in lines
 MAX_SCAN = 800
 _DEF = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)")
-_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_CALL = re.compile(rf"\b({NAME})\s*\(")
 
 
 def _indent(line: str) -> int:

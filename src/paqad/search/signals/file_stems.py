@@ -25,7 +25,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from paqad.index.tokens import STOPWORDS
+from paqad.index.tokens import LETTER, STOPWORDS
 from paqad.search.analysis import SYMBOL
 from paqad.search.priors import PROSE_LANGUAGES, DATA_LANGUAGES, stem_parts
 
@@ -92,7 +92,7 @@ def _covered(part: str, words: tuple[str, ...]) -> bool:
     return reach[len(part)]
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_WORD = re.compile(rf"{LETTER}[^\W_]*")  # a word of any script
 # question words (STOPWORDS without the nouns a project's files are about: "file", "code", ...)
 _FUNCTION_WORDS = STOPWORDS - {"file", "files", "code", "function", "functions", "method", "methods"}
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paqad.index.tokens import NAME, name_start
 from paqad.search.analysis import SYMBOL
 from paqad.search.signals.definitions import TYPE_KINDS
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, symbol_parts
@@ -82,7 +83,7 @@ def _member_query(context: RankingContext) -> tuple[str, str] | None:
     if info.kind == SYMBOL or len(tokens) != 2:  # longer prose names members by accident
         return None
     names = {i.name for i in info.identifiers if not i.qualified}
-    if tokens[0] in names and re.fullmatch(r"[A-Za-z_]\w*", tokens[1]):
+    if tokens[0] in names and re.fullmatch(NAME, tokens[1]):
         return tokens[0], tokens[1]
     return None
 
@@ -156,7 +157,7 @@ def free_functions(scores: dict[int, float], context: RankingContext) -> dict[in
 
 
 _TYPE_WORDS = "class|struct|enum|interface|trait|type|union|record|protocol"
-_KIND_QUERY = re.compile(rf"(?:(?:{_TYPE_WORDS})\s+(?P<a>[A-Za-z_$][\w$]*)|(?P<b>[A-Za-z_$][\w$]*)\s+(?:{_TYPE_WORDS}))",
+_KIND_QUERY = re.compile(rf"(?:(?:{_TYPE_WORDS})\s+(?P<a>{name_start('$')}[\w$]*)|(?P<b>{name_start('$')}[\w$]*)\s+(?:{_TYPE_WORDS}))",
                          re.IGNORECASE)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paqad.index.tokens import STOPWORDS
+from paqad.index.tokens import NAME, STOPWORDS, case_shape
 from paqad.search.priors import PROSE_LANGUAGES, is_test_path
 from paqad.store import ChunkRow
 
@@ -41,19 +41,19 @@ CHANGELOG_PENALTY = 0.8
 _CHANGELOG_PATH = re.compile(r"(^|/)(changelog|changes|history|news|release[-_ ]?notes)(\.[a-z]+)?$", re.IGNORECASE)
 _CHANGELOG_QUERY = re.compile(r"\b(changelog|release|released|version|history|changes|news|deprecat)", re.IGNORECASE)
 _TEST_QUERY = re.compile(r"\btest|\bspec\b|\bfixture", re.IGNORECASE)
-_CODE_LIKE = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\w\(|\w\.\w|::|->")
-_IDENT = re.compile(r"`?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`?")
+_CODE_LIKE = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\w\(|\w\.\w|::|->")  # matched on case_shape()
+_IDENT = re.compile(rf"`?{NAME}(?:\.{NAME})*(?:\(\))?`?")
 
 
 def is_code_like(query: str) -> bool:
     """True when the query contains identifier-shaped tokens or call/attribute syntax."""
-    return bool(_CODE_LIKE.search(query))
+    return bool(_CODE_LIKE.search(case_shape(query)))
 
 
 def _looks_like_identifier(token: str) -> bool:
     """``snake_case``, ``camelCase``, ``dotted.name``, ``call()`` or anything in backticks."""
     return (token.startswith("`") or token.endswith("()") or "_" in token or "." in token
-            or bool(re.search(r"[a-z][A-Z]", token)))
+            or bool(re.search(r"[a-z][A-Z]", case_shape(token))))
 
 
 def name_terms(query: str) -> set[str]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, AbstractSet, Callable
 
+from paqad.index.tokens import NAME
 from paqad.search.analysis import Identifier
 from paqad.search.signals.path_priors import prior_of
 from paqad.search.signals.symbol_shares import add_shares, identifier_factor, module_names
@@ -67,7 +68,7 @@ def reexported_names(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]],
         for m in _RUST_USE.finditer(text):
             body = m.group(1)
             head = re.split(r"::\s*\{", body, maxsplit=1)
-            names = re.findall(r"[A-Za-z_]\w*", head[1]) if len(head) == 2 else [body.rsplit("::", 1)[-1].split()[0]]
+            names = re.findall(NAME, head[1]) if len(head) == 2 else [body.rsplit("::", 1)[-1].split()[0]]
             found += [(n, _source(head[0] if len(head) == 2 else body.rsplit("::", 1)[0])) for n in names]
     elif path.endswith((".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")):
         for m in _JS_NAMED.finditer(text):
@@ -76,7 +77,7 @@ def reexported_names(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]],
         found += [("*", _source(m.group(1))) for m in _JS_STAR.finditer(text)]
     elif path.endswith("__init__.py"):
         for m in _PY_FROM.finditer(text):
-            names = re.findall(r"[A-Za-z_]\w*", m.group(2).split("#", 1)[0])
+            names = re.findall(NAME, m.group(2).split("#", 1)[0])
             found += [(n, _source(m.group(1))) for n in names if n != "as"]
     return tuple(found)
 

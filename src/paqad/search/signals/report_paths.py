@@ -40,6 +40,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paqad.index.languages import SOURCE_LANGUAGES
+from paqad.index.tokens import NAME
 from paqad.search.priors import path_kinds
 from paqad.search.signals.path_priors import prior_of
 from paqad.search.signals.test_subjects import is_test_file
@@ -81,7 +82,7 @@ def module_tails(info: QueryInfo) -> set[str]:
     ``tomlkit/items``, ``tomlkit/items/_ConvertError``)."""
     out: set[str] = set()
     for identifier in info.identifiers:
-        if "." not in identifier.text or not all(re.fullmatch(r"[A-Za-z_]\w*", p) for p in identifier.parts):
+        if "." not in identifier.text or not all(re.fullmatch(NAME, p) for p in identifier.parts):
             continue
         if _ERROR_NAME.search(identifier.name):
             continue  # the error a report quotes is defined apart from the code that raises it (tomlkit-341)
