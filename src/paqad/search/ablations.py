@@ -50,7 +50,7 @@ def _round_4_and_later(default: RankingOptions) -> dict[str, RankingOptions]:
     configs["round-4-default"] = replace(configs["no-symbols-def1"], interface_prior=1.0, module_barrels=False,
                                          named_platform_prior=1.0, canonical_share=1.0, passage_bm25_weight=0.0,
                                          **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF,
-                                         **ROUND_10_OFF)
+                                         **ROUND_10_OFF, **ROUND_11_OFF)
     return configs
 
 
@@ -86,6 +86,8 @@ ROUND_10_OFF = {**ROUND_10_SYMBOLS_OFF, **ROUND_10_LOCALISATION_OFF}
 ROUND_11_DEFS_OFF = {"package_qualifiers": False, "qualified_rows": False, "rust_impl_types": False}
 # issue 24, round 11 (branch prose11): this round's prose-question fields at their round-10 values
 ROUND_11_PROSE_OFF = {"evidence_margin": 0.0}
+# every round-11 ranking field at its round-10 value (main 4a60b82; chunker 8 has no switch)
+ROUND_11_OFF = {**ROUND_11_DEFS_OFF, **ROUND_11_PROSE_OFF}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -193,10 +195,10 @@ def _round_6_issues(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-docstring-chunks": replace(default, docstring_prior=0.5),
         "with-community-files": replace(default, community_prior=0.3),  # measured, left off (no dev gain with prompt_waivers)
         "round-5-default": replace(default, **ROUND_6_OFF, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF,
-                                   **ROUND_10_OFF),
+                                   **ROUND_10_OFF, **ROUND_11_OFF),
         # round 7: a facade's delegates over it (signals.delegates) off
         "no-delegates": replace(default, delegate_share=0.0),
-        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF),
+        "round-6-default": replace(default, **ROUND_7_OFF, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_OFF),
     }
 
 
@@ -221,7 +223,7 @@ def _round_8(default: RankingOptions) -> dict[str, RankingOptions]:
         "with-c-header-pairs": replace(default, c_header_pair_prior=0.7),  # measured, left off
         # every C/C++ rule measured this round on together (c_signatures is round 6's, left off again)
         "with-round-8": replace(default, c_header_pair_prior=0.7, c_signatures=True),
-        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF),
+        "round-7-default": replace(default, **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_OFF),
     }
 
 
@@ -239,7 +241,7 @@ def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     technique off, and all of them (``round-8-default``: main 0dd19ac's default)."""
     return {
         "no-report-paths": replace(default, report_path_share=0.0),
-        "round-8-default": replace(default, **ROUND_9_OFF, **ROUND_10_OFF),
+        "round-8-default": replace(default, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_OFF),
     }
 
 
@@ -290,7 +292,7 @@ def ablations() -> dict[str, RankingOptions]:
     nothing_new = replace(default, kind_weights=False, symbols=False, named_files=False, priors=False,
                           path_words=False, coherence=0.0, saturation=1.0, long_prompts=False, lexical_weight=1.0,
                           passage_choice=False, record_data=False, passage_bm25_weight=0.0, delegate_share=0.0,
-                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_PROSE_OFF)
+                          **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF, **ROUND_11_OFF)
     configs = {
         "bm25": replace(nothing_new, dense=False, signals=frozenset()),
         "dense": replace(nothing_new, lexical=False, signals=frozenset()),
@@ -339,7 +341,8 @@ def ablations() -> dict[str, RankingOptions]:
                  _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
                  _round_10_symbols, _round_10_localisation, _round_11_defs, _round_11_prose):
         configs.update(part(default))
-    configs["round-9-default"] = replace(default, **ROUND_10_OFF)  # main 0fc748d's default
+    configs["round-9-default"] = replace(default, **ROUND_10_OFF, **ROUND_11_OFF)  # main 0fc748d's default
+    configs["round-10-default"] = replace(default, **ROUND_11_OFF)  # main 4a60b82's default
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
