@@ -14,7 +14,7 @@ import pytest
 from conftest import build_index
 from conftest import ranked_files as _files
 from paqad.search import RankingOptions, ablations
-from paqad.search.ablations import ROUND_10_LOCALISATION_OFF, ROUND_10_OFF
+from paqad.search.ablations import ROUND_10_LOCALISATION_OFF, ROUND_10_OFF, ROUND_11_OFF
 from paqad.search.signals.ci_files import asks_ci, is_bench_folder, is_ci_file
 from paqad.search.signals.version_copies import suffix_version_of
 
@@ -293,7 +293,7 @@ def test_round_10_fields_are_on_by_default_and_off_in_the_round_9_default():
     assert (default.ci_prior, default.stem_named_tests, default.bench_folders, default.suffix_versions) == (0.3, True, False, True)
     assert configs["with-bench-folders"].bench_folders
     assert configs["no-round-10-localisation"] == ROUND_9
-    assert configs["round-9-default"] == RankingOptions(**ROUND_10_OFF)  # every round-10 field off
+    assert configs["round-9-default"] == RankingOptions(**ROUND_10_OFF, **ROUND_11_OFF)  # every round-10 (and round-11) field off
     assert configs["no-ci-files"].ci_prior == 1.0 and not configs["no-suffix-versions"].suffix_versions
 
 

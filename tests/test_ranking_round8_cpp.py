@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from paqad.search import RankingOptions, ablations
-from paqad.search.ablations import ROUND_10_OFF, ROUND_8_OFF, ROUND_9_OFF
+from paqad.search.ablations import ROUND_10_OFF, ROUND_11_OFF, ROUND_8_OFF, ROUND_9_OFF
 from paqad.search.analysis import analyze
 from paqad.search.signals import RankingContext, c_header_pairs, in_force, path_priors
 from paqad.search.signals.c_tests import c_test_kinds
@@ -110,7 +110,8 @@ def test_an_export_macro_between_return_type_and_name_or_before_the_type_is_a_de
 
 
 def test_round_8_configs_and_signal_order():
-    assert ablations()["round-7-default"] == replace(RankingOptions(), **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF)
+    assert ablations()["round-7-default"] == replace(RankingOptions(), **ROUND_8_OFF, **ROUND_9_OFF, **ROUND_10_OFF,
+                                                       **ROUND_11_OFF)
     names = in_force(ablations()["with-c-header-pairs"])
     assert names[names.index("c_header_pairs") + 1] == "interface_pairs"
     assert "c_header_pairs" not in in_force(ablations()["round-7-default"])

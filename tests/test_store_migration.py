@@ -68,7 +68,7 @@ def test_a_v1_index_is_upgraded_in_place_keeping_chunks_and_vectors(v1_project: 
             i for i, (text, _) in chunks.items() if "class InvoiceNumberer" in text]
     assert not list(v1_project.vectors_dir.glob("*.npy"))
     state = index_state(v1_project, load_settings(v1_project))
-    assert state.reasons == ("chunker version changed: index has 3, settings want 7",)  # CHUNKER_VERSION 7 (cxx10, round 10)
+    assert state.reasons == ("chunker version changed: index has 3, settings want 8",)  # CHUNKER_VERSION 8 (cxx11, round 11)
 
 
 def test_after_the_upgrade_a_sync_embeds_nothing_again(v1_project: ProjectPaths):
@@ -79,7 +79,7 @@ def test_after_the_upgrade_a_sync_embeds_nothing_again(v1_project: ProjectPaths)
     if built_with != embedder.fingerprint:
         pytest.skip(f"fixture built with {built_with}; this runtime is {embedder.fingerprint}")
     report = sync(v1_project, settings, embedder)
-    assert (report.full, report.reason) == (True, "chunker version changed: index has 3, settings want 7")  # CHUNKER_VERSION 7
+    assert (report.full, report.reason) == (True, "chunker version changed: index has 3, settings want 8")  # CHUNKER_VERSION 8
     assert (report.embedded, report.cached, report.pending, report.chunks_total) == (0, 5, 0, 5)
     assert index_state(v1_project, settings).valid
 

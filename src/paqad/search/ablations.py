@@ -341,8 +341,14 @@ def ablations() -> dict[str, RankingOptions]:
                  _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
                  _round_10_symbols, _round_10_localisation, _round_11_defs, _round_11_prose):
         configs.update(part(default))
-    configs["round-9-default"] = replace(default, **ROUND_10_OFF, **ROUND_11_OFF)  # main 0fc748d's default
-    configs["round-10-default"] = replace(default, **ROUND_11_OFF)  # main 4a60b82's default
+    configs.update(_previous_defaults(default))
+    return configs
+
+
+def _previous_defaults(default: RankingOptions) -> dict[str, RankingOptions]:
+    """The two last rounds' defaults, and each path prior off (``no-prior-<kind>``)."""
+    configs = {"round-9-default": replace(default, **ROUND_10_OFF, **ROUND_11_OFF),  # main 0fc748d's default
+               "round-10-default": replace(default, **ROUND_11_OFF)}  # main 4a60b82's default
     for kind in PRIOR_KINDS:
         configs[f"no-prior-{kind}"] = replace(default, **{f"{kind}_prior": 1.0})
     return configs
