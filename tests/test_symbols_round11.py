@@ -244,3 +244,18 @@ def test_the_module_qualifier_rule_reads_the_root_crates_name_from_its_manifest(
 def _row(cid: int, path: str, symbol: str | None, text: str, kind: str = "enum", language: str = "rust") -> ChunkRow:
     return ChunkRow(path=path, start_line=cid * 20, end_line=cid * 20 + 19, language=language, symbol=symbol,
                     kind=kind, signature=None, text=text, id=cid)
+
+
+def test_manifest_names_skip_arrays_of_tables_and_nested_json_names():
+    """A `[[bin]]` right after `[package]`, a Poetry source index, a PEP 621 author table and a
+    package.json author object before the top-level name are no package names (qa12)."""
+    cargo = '[package]\nname = "foo"\n\n[[bin]]\nname = "foo-cli"\npath = "src/main.rs"\n'
+    poetry = '[tool.poetry]\nname = "app"\n\n[[tool.poetry.source]]\nname = "private"\nurl = "x"\n'
+    pep621 = '[project]\nname = "app"\n[[project.authors]]\nname = "Jane"\n'
+    npm = '{"author": {"name": "Jane"}, "name": "@acme/core"}'
+    assert manifest_names("Cargo.toml", cargo) == frozenset({"foo"})
+    assert manifest_names("pyproject.toml", poetry) == frozenset({"app"})
+    assert manifest_names("pyproject.toml", pep621) == frozenset({"app"})
+    assert manifest_names("web/package.json", npm) == frozenset({"core"})
+    assert manifest_names("web/package.json", '{"name": "x",') == frozenset({"x"})
+    assert manifest_names("web/package.json", '[{"name": "x"}]') == frozenset()

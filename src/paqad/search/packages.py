@@ -10,7 +10,8 @@ file stem; with this, the names of the package a file belongs to count too.
 Where names come from (every manifest is an indexed file: TOML and JSON are always indexed):
 
 - ``Cargo.toml``: ``name`` of ``[package]`` and of ``[lib]`` (the library's import name);
-- ``package.json``: the first ``"name"``, without an npm scope (``@scope/core`` -> ``core``);
+  an array of tables (``[[bin]]``, ``[[tool.poetry.source]]``, ``[[project.authors]]``) names no package;
+- ``package.json``: the top-level ``"name"``, without an npm scope (``@scope/core`` -> ``core``);
 - ``pyproject.toml``: ``name`` of ``[project]`` or ``[tool.poetry]`` (the distribution name);
 - a Go file: its ``package`` clause (``_test`` dropped; ``main`` is no name a qualifier uses).
 
@@ -21,6 +22,7 @@ the workspace root's own package). Names are lower case with ``-`` and ``.`` as 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
@@ -29,7 +31,9 @@ MANIFESTS = frozenset({"Cargo.toml", "package.json", "pyproject.toml"})
 MAX_MANIFESTS = 400  # manifests read per index generation (a monorepo's packages; each is one file read)
 # the tables whose `name` is a package's (Cargo's library name too; PEP 621 and Poetry's distribution name)
 _NAME_TABLES = frozenset({"package", "lib", "project", "tool.poetry"})
-_TABLE = re.compile(r"^\s*\[\s*([\w.\-]+)\s*\]\s*(?:#.*)?$")
+# `[[bin]]`, `[[tool.poetry.source]]`, `[[project.authors]]`: an array of tables is a new table
+# whose `name` is no package's (a binary, a package index, a person), so it is kept as `[[...]]`
+_TABLE = re.compile(r"^\s*(\[\[?)\s*([\w.\-]+)\s*\]\]?\s*(?:#.*)?$")
 _TOML_NAME = re.compile(r"""^\s*name\s*=\s*["']([^"']+)["']""")
 _JSON_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
 _GO_PACKAGE = re.compile(r"^package[ \t]+(\w+)", re.MULTILINE)
@@ -45,8 +49,7 @@ def manifest_names(path: str, text: str) -> frozenset[str]:
     other file or a manifest without a name (a Cargo ``[workspace]`` root)."""
     base = path.rsplit("/", 1)[-1]
     if base == "package.json":
-        match = _JSON_NAME.search(text)
-        return frozenset({normalise(match.group(1).rsplit("/", 1)[-1])}) if match else frozenset()
+        return _package_json_name(text)
     if base not in MANIFESTS:
         return frozenset()
     names: set[str] = set()
@@ -54,12 +57,24 @@ def manifest_names(path: str, text: str) -> frozenset[str]:
     for line in text.splitlines():
         header = _TABLE.match(line)
         if header:
-            table = header.group(1)
+            table = header.group(2) if header.group(1) == "[" else "[[" + header.group(2) + "]]"
             continue
         match = _TOML_NAME.match(line) if table in _NAME_TABLES else None
         if match:
             names.add(normalise(match.group(1)))
     return frozenset(names)
+
+
+def _package_json_name(text: str) -> frozenset[str]:
+    """The top-level ``"name"`` of a package.json (not an ``"author": {"name": ...}`` before it);
+    text that is not JSON falls back to its first ``"name"``."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        match = _JSON_NAME.search(text)
+        data = {"name": match.group(1)} if match else None
+    name = data.get("name") if isinstance(data, dict) else None
+    return frozenset({normalise(name.rsplit("/", 1)[-1])}) if isinstance(name, str) and name else frozenset()
 
 
 def go_package(text: str) -> str | None:
