@@ -86,8 +86,6 @@ ROUND_10_OFF = {**ROUND_10_SYMBOLS_OFF, **ROUND_10_LOCALISATION_OFF}
 ROUND_11_DEFS_OFF = {"package_qualifiers": False, "qualified_rows": False, "rust_impl_types": False}
 # issue 24, round 11 (branch prose11): this round's prose-question fields at their round-10 values
 ROUND_11_PROSE_OFF = {"evidence_margin": 0.0}
-# issue 19, round 11 (branch conf11): this round's passage_choice fields at their old values (both are off)
-ROUND_11_PASSAGES_OFF = {"whole_definitions": False, "passage_trade_ratio": 0.0}
 ROUND_8_OFF = {**ROUND_8_SYMBOLS_OFF, **ROUND_8_LOCALISATION_OFF, "inline_test_prior": 1.0, "enum_file_prior": 1.0, "trait_impl_share": 1.0,
                "deprecated_prior": 1.0, "c_test_files": False, "c_header_pair_prior": 1.0,
                "docstring_passages": False, "named_type_trades": False}
@@ -236,17 +234,6 @@ def _round_8_passages(default: RankingOptions) -> dict[str, RankingOptions]:
     }
 
 
-def _round_11_passages(default: RankingOptions) -> dict[str, RankingOptions]:
-    """Issue 19, round 11 (the passage that answers, bench/README.md "Round 11: the passage that
-    answers"): the two passage_choice rules measured and left off, each and together."""
-    return {
-        "with-whole-definitions": replace(default, whole_definitions=True),
-        "with-trade-ratio": replace(default, passage_trade_ratio=0.05),
-        "with-round-11-passages": replace(default, whole_definitions=True, passage_trade_ratio=0.05),
-        "no-round-11-passages": replace(default, **ROUND_11_PASSAGES_OFF),
-    }
-
-
 def _round_9_localisation(default: RankingOptions) -> dict[str, RankingOptions]:
     """Issue 24, round 9 (issue localisation, bench/README.md "Round 9: issue localisation"): each
     technique off, and all of them (``round-8-default``: main 0dd19ac's default)."""
@@ -350,7 +337,7 @@ def ablations() -> dict[str, RankingOptions]:
     configs.update(_round_6_prose(default))
     for part in (_round_6_symbols, _round_6_c_cpp_java, _round_6_issues, _round_7, _round_8, _round_8_passages,
                  _round_8_symbols, _round_8_prose, _round_8_localisation, _round_9_localisation,
-                 _round_10_symbols, _round_10_localisation, _round_11_defs, _round_11_prose, _round_11_passages):
+                 _round_10_symbols, _round_10_localisation, _round_11_defs, _round_11_prose):
         configs.update(part(default))
     configs["round-9-default"] = replace(default, **ROUND_10_OFF)  # main 0fc748d's default
     for kind in PRIOR_KINDS:

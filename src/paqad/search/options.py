@@ -189,12 +189,6 @@ class RankingOptions:
     # and a candidate outside the BM25 pool gets this x the pool's lowest BM25 (0.0: none; dev: 0 / 0.5 / 1
     # gave where+architecture passage@1 0.338 / 0.338 / 0.344)
     passage_bm25_unknown: float = 1.0
-    # issue 19, round 11 (bench/README.md "Round 11: the passage that answers"): passage_choice counts no
-    # function or method chunk holding its definition line as thin (tornado's 1-line `IOLoop.call_later`
-    # under its docstring was traded for `PeriodicCallback.start`); measured, left off
-    whole_definitions: bool = False
-    # and trades a thin best chunk only for a chunk scoring at least this x its score (0.0: any); measured, left off
-    passage_trade_ratio: float = 0.0
     # issue 19, round 8 (bench/README.md "Round 8: the passage that answers"): passage_choice counts the middle
     # of a Python docstring as thin (signals.docstring_passages; dev passage@1/@5 equal, test @5 0.777 -> 0.781,
     # Python 0.765 -> 0.824; the Textualize/rich refresh question)

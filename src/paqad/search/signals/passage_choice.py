@@ -12,12 +12,6 @@ line of a symbol it names as a plain word) are never traded away, except (``name
 round 8) a type's thin head (:data:`TYPE_CHUNKS`) in a longer prose question (a symbol lookup must land on its definition line, DESIGN §6), and only programming languages are judged (:func:`judged_languages`: a
 Markdown section, a YAML block or a protobuf message is its own answer).
 
-Round 11 (both measured and left off, bench/README.md "Round 11: the passage that answers"):
-``whole_definitions`` counts no function or method chunk holding its definition line as thin (on
-tornado "how does the IOLoop schedule a callback after a timeout?" the 1-line ``IOLoop.call_later``
-under its docstring, the file's best chunk, was traded for ``PeriodicCallback.start``), and
-``passage_trade_ratio`` trades only for a chunk scoring at least that share of the thin one.
-
 Lines are classified by their first characters only, per line (no parser: this runs per query
 over at most a few hundred candidates).
 """
@@ -55,9 +49,6 @@ MAX_LOOKUP_WORDS = 6
 # that names the type asks what it does, which its methods hold (passage_order; and here, with
 # ``named_type_trades``, a thin one is traded in a question that is not a name lookup).
 TYPE_CHUNKS = frozenset({"class", "impl"})
-# Chunk kinds of a function's definition: with ``whole_definitions`` (round 11, off) such a chunk
-# holding its definition line is a whole answer, however short its body.
-FUNCTION_KINDS = frozenset({"function", "method"})
 # Declarative sources, not judged: their declarations are the answer.
 DECLARATIVE_LANGUAGES = frozenset({"hcl", "proto"})
 # A comment line in the languages we chunk: //, /* */ and its * continuation lines, -- (Lua,
@@ -156,14 +147,8 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
     # issue 19, round 8: the middle of a Python docstring is no answer either (signals.docstring_passages)
     piece = piece_test(context) if context.options.docstring_passages else None
 
-    whole = context.options.whole_definitions
-    ratio = context.options.passage_trade_ratio
-
     def thin(cid: int) -> bool:
-        row = context.rows[cid]
-        if whole and row.defines and row.kind in FUNCTION_KINDS:
-            return False  # a whole small function (its definition line and body) answers by itself
-        return is_thin(row) or (piece is not None and piece(cid))
+        return is_thin(context.rows[cid]) or (piece is not None and piece(cid))
 
     out = dict(scores)
     for ids in by_file.values():
@@ -172,8 +157,7 @@ def apply(scores: dict[int, float], context: RankingContext) -> dict[int, float]
         if len(ids) == 1 or kept or defines_named(context.rows[best], named) or not thin(best):
             continue
         thin_text = context.rows[best].text
-        other = next((cid for cid in ids[1:] if scores[cid] >= ratio * scores[best]
-                      and cid not in tests and not thin(cid)
+        other = next((cid for cid in ids[1:] if cid not in tests and not thin(cid)
                       and may_trade(thin_text, context.rows[cid].text, terms, share)), None)
         if other is not None:
             out[best], out[other] = scores[other], scores[best]
