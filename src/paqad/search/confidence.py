@@ -14,7 +14,8 @@ under ``search/calibration/``:
 - a fit per local embedding model (cosines of one model mean nothing for another);
 - a model-agnostic fit without the cosine's value (ranks and agreement only), for models we
   cannot run here (OpenAI, Voyage);
-- a keyword-only fit for degraded search (no model).
+- a keyword-only fit for degraded search (no model); since round 11 it carries a :class:`QueryCap`
+  (a query naming only identifiers the index does not define is rated at most 70 %: low confidence).
 
 :func:`calibration_for` picks the fit; ``rag status`` names it.
 
