@@ -586,6 +586,19 @@ def variants(static: bool, passage: bool = True) -> dict[str, tuple[tuple[str, .
     return out
 
 
+def parse_query_cap(spec: str):
+    """``--query-cap``'s ``undefined=U,missing=M,ceiling=C`` as a QueryCap (``ValueError`` on another key)."""
+    from paqad.search.confidence import QueryCap
+
+    values = {k.strip(): float(v) for k, v in (part.split("=", 1) for part in spec.split(",") if part.strip())}
+    unknown = set(values) - {"undefined", "missing", "ceiling"}
+    if unknown:
+        raise ValueError(f"--query-cap: unknown keys {sorted(unknown)}")
+    default = QueryCap()
+    return QueryCap(values.get("undefined", default.undefined_names), values.get("missing", default.missing_terms),
+                    values.get("ceiling", default.ceiling))
+
+
 def main() -> int:
     from paqad.search.confidence import KEYWORD_ONLY, file_name
 
@@ -631,6 +644,11 @@ def main() -> int:
                         help="no assumed query evidence for small indexes (unknown inputs at the training mean, as before)")
     parser.add_argument("--no-builtin", action="store_true",
                         help="skip the built-in rag eval set (the small-project check of each dense fit)")
+    parser.add_argument("--query-cap", default="",
+                        help="give the candidate this QueryCap (paqad.search.confidence): "
+                             "'undefined=U,missing=M,ceiling=C' (an omitted bound never caps; round 11's keyword-only fit)")
+    parser.add_argument("--no-refit", action="store_true",
+                        help="the candidate is the before fit itself (with --query-cap: the cap alone is measured)")
     parser.add_argument("--only", default="", help="comma-separated fit names to run (default all)")
     parser.add_argument("--lpo", action="store_true",
                         help="also report leave-project-out dev figures (each dev project rated by the fit on the "
@@ -668,7 +686,10 @@ def main() -> int:
                      f"({sum(p.group == ANSWERABLE for p in dev_prompts)} answerable), {len(dev_rows)} results, "
                      f"top {TOP_N}, {target}-level labels")
         y_fit = labels(dev_prompts, dev_rows, args.fit_labels, partial, args.symbol_partial)
-        calibration = fit(dev_rows, y_fit, features, name, fitted_on, unknown)
+        calibration = old if args.no_refit and old is not None else fit(dev_rows, y_fit, features, name, fitted_on,
+                                                                         unknown)
+        if args.query_cap:
+            calibration = replace(calibration, query_cap=parse_query_cap(args.query_cap))
         if args.lpo:
             for when, feats, y in (("before (its features, file targets)", old.features if old else features,
                                     labels(dev_prompts, dev_rows, "file")),

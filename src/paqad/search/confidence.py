@@ -14,7 +14,8 @@ under ``search/calibration/``:
 - a fit per local embedding model (cosines of one model mean nothing for another);
 - a model-agnostic fit without the cosine's value (ranks and agreement only), for models we
   cannot run here (OpenAI, Voyage);
-- a keyword-only fit for degraded search (no model).
+- a keyword-only fit for degraded search (no model); since round 11 it carries a :class:`QueryCap`
+  (a query naming only identifiers the index does not define is rated at most 70 %: low confidence).
 
 :func:`calibration_for` picks the fit; ``rag status`` names it.
 
@@ -340,6 +341,42 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class QueryCap:
+    """A ceiling on a fit's probability when the query's own evidence says the project may not
+    hold the answer (issue 19, round 11: the keyword-only fit, fitted without negatives, rated
+    another project's ``setProxy`` 84 % confident in loguru; refits and penalties that fixed it
+    lost a built-in ``rag eval`` hit, bench/README.md "Round 11: keyword-only confidence").
+
+    Every result of a query whose :attr:`QueryEvidence.undefined_names` is at least
+    ``undefined_names`` (the query names identifiers and the index defines none of them), or whose
+    :attr:`QueryEvidence.missing_terms` is at least ``missing_terms``, is rated at most
+    ``ceiling``. ``ceiling`` lies between the relief floor and the confident floor: the capped
+    passages are still delivered (low confidence, at most two), so a cap never takes a passage
+    away, it only stops the answer from being stated as confident. A bound of ``inf`` never caps.
+    """
+
+    undefined_names: float = math.inf
+    missing_terms: float = math.inf
+    ceiling: float = 0.70
+
+    def applies(self, query: QueryEvidence) -> bool:
+        """Whether ``query``'s evidence reaches either bound."""
+        return query.undefined_names >= self.undefined_names or query.missing_terms >= self.missing_terms
+
+    def to_dict(self) -> dict:
+        """JSON-ready (``inf`` as None)."""
+        bound = lambda v: None if math.isinf(v) else v  # noqa: E731
+        return {"undefined_names": bound(self.undefined_names), "missing_terms": bound(self.missing_terms),
+                "ceiling": self.ceiling}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "QueryCap":
+        """The cap :meth:`to_dict` wrote; ``ValueError``/``TypeError`` on a non-number."""
+        bound = lambda v: math.inf if v is None else float(v)  # noqa: E731
+        return cls(bound(data.get("undefined_names")), bound(data.get("missing_terms")), float(data["ceiling"]))
+
+
+@dataclass(frozen=True)
 class Calibration:
     """A fitted logistic model: ``P(relevant) = 1 / (1 + exp(-(bias + sum w_f * x_f)))``.
 
@@ -354,6 +391,9 @@ class Calibration:
     ``margin_x_rank`` is over every rank and would rate a small project's first result as if its
     project barely answered). None (fits before issue 19's chunk round): an unknown input adds
     nothing (as if it were the training mean).
+
+    ``query_cap``: a :class:`QueryCap` applied after the logistic model (None: no cap; round 11
+    ships one with the keyword-only fit).
     """
 
     name: str
@@ -365,6 +405,7 @@ class Calibration:
     scales: tuple[float, ...]
     fitted_on: str = ""
     unknown_query: tuple[float, ...] | None = None
+    query_cap: QueryCap | None = None
 
     @property
     def uses_passage(self) -> bool:
@@ -375,7 +416,8 @@ class Calibration:
     def probability(self, evidence: Evidence) -> float:
         """The fitted probability for ``evidence``; unknown query-level evidence is
         :attr:`unknown_query` when the fit carries it, else an unknown (None) input adds nothing
-        (as if it were the training mean)."""
+        (as if it were the training mean). With :attr:`query_cap`, at most its ceiling when its
+        bounds are reached."""
         if self.unknown_query is not None and evidence.query.bm25_reach is None:
             evidence = replace(evidence, query=replace(evidence.query, **dict(zip(SIZED_FIELDS, self.unknown_query))))
         x = evidence.vector()
@@ -383,7 +425,10 @@ class Calibration:
         for name, w, m, s in zip(self.features, self.weights, self.means, self.scales):
             if x[name] is not None:
                 z += w * (x[name] - m) / s
-        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+        p = 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+        if self.query_cap is not None and self.query_cap.applies(evidence.query):
+            return min(p, self.query_cap.ceiling)
+        return p
 
     def to_dict(self) -> dict:
         """The fit as JSON-ready data (the shipped ``calibration/*.json`` layout; :meth:`from_dict` reads it back)."""
@@ -392,16 +437,19 @@ class Calibration:
                "scales": list(self.scales), "fitted_on": self.fitted_on}
         if self.unknown_query is not None:
             out["unknown_query"] = list(self.unknown_query)
+        if self.query_cap is not None:
+            out["query_cap"] = self.query_cap.to_dict()
         return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Calibration":
         """The fit :meth:`to_dict` wrote. Raises ``KeyError``/``ValueError`` on a file missing a field
         or holding a non-number."""
-        unknown = data.get("unknown_query")
+        unknown, cap = data.get("unknown_query"), data.get("query_cap")
         return cls(data["name"], int(data["version"]), tuple(data["features"]), tuple(data["weights"]),
                    float(data["bias"]), tuple(data["means"]), tuple(data["scales"]), data.get("fitted_on", ""),
-                   None if unknown is None else tuple(float(v) for v in unknown))
+                   None if unknown is None else tuple(float(v) for v in unknown),
+                   None if cap is None else QueryCap.from_dict(cap))
 
 
 def file_name(name: str) -> str:
