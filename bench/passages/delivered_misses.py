@@ -62,6 +62,19 @@ def classify(case: dict, skipped: bool, results, delivered) -> tuple[str, int | 
     return "right below the cut", first
 
 
+def split_projects(split: str, wanted: set[str]):
+    """(project, its ProjectPaths, its settings) for each benchmark project of ``split`` (only
+    ``wanted`` names when given), its corpus materialised; shared with ``replay.py``."""
+    from paqad.config import load_settings
+    from paqad.project import ProjectPaths
+
+    for project in corpora.load_projects():
+        if project.split != split or (wanted and project.name not in wanted):
+            continue
+        paths = ProjectPaths(corpora.materialise(project))
+        yield project, paths, load_settings(paths, environ={})
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("dev", "test"), required=True)
@@ -74,11 +87,10 @@ def main() -> int:
     args = parser.parse_args()
 
     from paqad import store as store_mod
-    from paqad.config import MAX_COMPANIONS, load_settings
+    from paqad.config import MAX_COMPANIONS
     from paqad.deliver.delivery import index_terms
     from paqad.deliver.intent import classify as intent_of
     from paqad.embed.factory import get_embedder
-    from paqad.project import ProjectPaths
     from paqad.search import ablations, search
     from paqad.search.floor import apply_floor
 
@@ -86,11 +98,7 @@ def main() -> int:
     companions = MAX_COMPANIONS if args.companions is None else args.companions
     wanted = set(filter(None, args.projects.split(",")))
     embedder, rows, saved = None, [], []
-    for project in corpora.load_projects():
-        if project.split != args.split or (wanted and project.name not in wanted):
-            continue
-        paths = ProjectPaths(corpora.materialise(project))
-        settings = load_settings(paths, environ={})
+    for project, paths, settings in split_projects(args.split, wanted):
         embedder = embedder or get_embedder(settings, paths)
         with store_mod.open_store(paths, readonly=True) as store:
             for case in project.cases:

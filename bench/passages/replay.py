@@ -64,15 +64,13 @@ def main() -> int:
     os.environ.setdefault("PAQAD_MODEL_MIRROR", str(REPO.parent / "shared" / "models"))
     os.environ.setdefault("PAQAD_HOME", str(REPO / "bench" / ".cache" / "paqad-home"))
 
-    import corpora
-    from delivered_misses import classify
+    from delivered_misses import classify, split_projects
 
     from paqad import store as store_mod
-    from paqad.config import MAX_COMPANIONS, load_settings
+    from paqad.config import MAX_COMPANIONS
     from paqad.deliver.delivery import index_terms
     from paqad.deliver.intent import classify as intent_of
     from paqad.embed.factory import get_embedder
-    from paqad.project import ProjectPaths
     from paqad.search import ablations
     from paqad.search.confidence import calibration_for, monotone_confidence
     from paqad.search.floor import apply_floor
@@ -87,11 +85,7 @@ def main() -> int:
     embedder = None
     judged: dict[str, list] = {name: [] for name in configs}
     classes: dict[str, list] = {name: [] for name in configs}
-    for project in corpora.load_projects():
-        if project.split != args.split or (wanted and project.name not in wanted):
-            continue
-        paths = ProjectPaths(corpora.materialise(project))
-        settings = load_settings(paths, environ={})
+    for project, paths, settings in split_projects(args.split, wanted):
         embedder = embedder or get_embedder(settings, paths)
         calibration = calibration_for(embedder.model_id)
         threshold, relief = settings.rag_similarity_threshold, settings.rag_relief_floor
