@@ -126,7 +126,8 @@ def test_only_errors_py_makes_the_base_error():
 
 # A file another program writes (SQLite's backup, onnxruntime's optimised model) or a whole folder
 # moved into place is replaced here; every file paqad-ai writes itself goes through atomic.py.
-REPLACE_ALLOWED = {"atomic.py", "evaluate/runner.py", "embed/local.py", "embed/model_store.py"}
+REPLACE_ALLOWED = {"atomic.py", "evaluate/runner.py", "embed/local.py", "embed/model_store.py",
+                   "hosts/warm.py"}  # warm.py renames its listening socket into place, no file write
 
 
 def test_files_are_written_by_the_one_atomic_writer():

@@ -56,6 +56,24 @@ class Miss(Exception):
         self.absent = absent
 
 
+def _listening(path: Path) -> socket.socket:
+    """A Unix socket (owner-only) listening at ``path``: bound and listening under a name of the
+    same length beside it, then renamed into place, because a socket file that exists before
+    ``listen()`` refuses connections and a hook arriving in that moment would miss the warm
+    process (a loaded machine's CI run caught it: the file existed, the connect was refused)."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    pending = path.with_name("warm.new")  # as long as SOCKET_NAME: MAX_SOCKET_PATH holds for both
+    pending.unlink(missing_ok=True)
+    old_umask = os.umask(0o177)
+    try:
+        server.bind(os.fspath(pending))
+    finally:
+        os.umask(old_umask)
+    server.listen(8)
+    os.replace(pending, path)
+    return server
+
+
 def socket_path(paths: ProjectPaths) -> Path:
     """The Unix socket the project's warm process listens on (under ``.paqad/state/``)."""
     return paths.state_dir / SOCKET_NAME
@@ -199,13 +217,7 @@ def serve(paths: ProjectPaths, idle_seconds: float = IDLE_SECONDS) -> int:
     except BaseException:
         os.close(lock_fd)
         raise
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old_umask = os.umask(0o177)
-    try:
-        server.bind(os.fspath(path))
-    finally:
-        os.umask(old_umask)
-    server.listen(8)
+    server = _listening(path)
     try:
         last = time.monotonic()
         while True:
